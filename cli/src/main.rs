@@ -1,0 +1,5 @@
+//! The `toolsmith` command.
+
+fn main() -> std::process::ExitCode {
+    std::process::ExitCode::SUCCESS
+}

@@ -1,0 +1,173 @@
+//! Findings: what a rule reports, with its position.
+
+use crate::rules::Rule;
+use crate::source::{Position, Source, Span};
+use std::fmt;
+
+/// How serious a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Fails `toolsmith lint` and the build.
+    Error,
+    /// Reported, fails only with `--deny-warnings`.
+    Warning,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        })
+    }
+}
+
+/// One finding in one file, positioned and ready to render.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The file, as given on the command line joined with the path below it.
+    pub file: String,
+    /// Stable rule id, e.g. `chai/binary-not-allowlisted`.
+    pub rule: &'static str,
+    /// Severity after profile adjustments.
+    pub severity: Severity,
+    /// The message; it names the offending value.
+    pub message: String,
+    /// Optional advice on how to fix it.
+    pub help: Option<String>,
+    /// Byte range of the offending key or value.
+    pub span: Span,
+    /// Start of the range (1-based).
+    pub start: Position,
+    /// End of the range (1-based, exclusive column).
+    pub end: Position,
+    /// JSON pointer of the offending value (`""` for the document).
+    pub pointer: String,
+}
+
+impl Diagnostic {
+    /// Sort key: position first, then rule, then message.
+    pub fn sort_key(&self) -> (&str, Position, &str, &str) {
+        (&self.file, self.start, self.rule, &self.message)
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    /// `path:line:col: severity[rule]: message`
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}[{}]: {}",
+            self.file, self.start.line, self.start.column, self.severity, self.rule, self.message
+        )
+    }
+}
+
+/// A finding before it is positioned: what rules produce.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// The rule that fired.
+    pub rule: &'static Rule,
+    /// Severity (the rule's default unless a profile changed it).
+    pub severity: Severity,
+    /// Message naming the offending value.
+    pub message: String,
+    /// How to fix it, when known.
+    pub help: Option<String>,
+    /// Where.
+    pub span: Span,
+    /// JSON pointer of the offending value.
+    pub pointer: String,
+}
+
+impl Finding {
+    /// A finding of `rule` at `span` / `pointer`, with the rule's default severity.
+    pub fn new(
+        rule: &'static Rule,
+        span: Span,
+        pointer: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Finding {
+            rule,
+            severity: rule.severity,
+            message: message.into(),
+            help: None,
+            span,
+            pointer: pointer.into(),
+        }
+    }
+
+    /// Adds a `help:` line.
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Overrides the severity (profiles).
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+
+    /// Positions the finding in `source`.
+    pub fn locate(self, source: &Source) -> Diagnostic {
+        Diagnostic {
+            file: source.path().to_string(),
+            rule: self.rule.id,
+            severity: self.severity,
+            message: self.message,
+            help: self.help,
+            span: self.span,
+            start: source.position(self.span.start),
+            end: source.position(self.span.end),
+            pointer: self.pointer,
+        }
+    }
+}
+
+/// All diagnostics of a run, sorted by file and position.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl Diagnostics {
+    /// Number of errors.
+    pub fn errors(&self) -> usize {
+        self.0
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
+    }
+    /// Number of warnings.
+    pub fn warnings(&self) -> usize {
+        self.0
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count()
+    }
+    /// True when at least one error is present.
+    pub fn has_errors(&self) -> bool {
+        self.errors() > 0
+    }
+    /// Sorts by (file, position, rule, message) and removes exact duplicates.
+    pub fn sort(&mut self) {
+        self.0.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        self.0.dedup();
+    }
+    /// Iterates over the diagnostics.
+    pub fn iter(&self) -> std::slice::Iter<'_, Diagnostic> {
+        self.0.iter()
+    }
+}
+
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for d in &self.0 {
+            writeln!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diagnostics {}

@@ -1,0 +1,114 @@
+//! A manifest file read from disk: its text, its tree and its findings so far.
+
+use crate::diagnostic::{Diagnostic, Finding};
+use crate::input;
+use crate::json;
+use crate::source::{Source, Span};
+use crate::tree::Node;
+use std::path::{Path, PathBuf};
+
+/// One input file and everything known about it.
+#[derive(Debug)]
+pub struct Document {
+    /// Where the file really is.
+    pub path: PathBuf,
+    /// The text (empty when the file could not be decoded) and its printed path.
+    pub source: Source,
+    /// The parsed tree (JSON documents, or a skill's frontmatter mapping).
+    pub root: Option<Node>,
+    /// Findings for this file, in no particular order.
+    pub findings: Vec<Finding>,
+    /// False when the bytes were refused before parsing (size, encoding, binary).
+    pub decoded: bool,
+}
+
+impl Document {
+    /// Reads and decodes a file; `display` is the path printed in diagnostics.
+    /// Input problems become findings; an I/O error is returned.
+    pub fn read(display: &str, path: &Path, max_size: u64) -> std::io::Result<Document> {
+        let meta = std::fs::metadata(path)?;
+        if meta.len() > max_size {
+            let mut doc = Document::from_text(display, path, "");
+            doc.decoded = false;
+            doc.findings.push(Finding::new(
+                &input::TOO_LARGE,
+                Span::default(),
+                "",
+                format!(
+                    "file is {} bytes, over the limit of {max_size} bytes; not parsed",
+                    meta.len()
+                ),
+            ));
+            return Ok(doc);
+        }
+        let bytes = std::fs::read(path)?;
+        Ok(Document::from_bytes(display, path, &bytes, max_size))
+    }
+
+    /// Decodes bytes already in memory.
+    pub fn from_bytes(display: &str, path: &Path, bytes: &[u8], max_size: u64) -> Document {
+        match input::decode(bytes, max_size) {
+            Ok(text) => {
+                let mut doc = Document::from_text(display, path, text);
+                doc.findings.extend(input::check_bom(text));
+                doc
+            }
+            Err(finding) => {
+                // Keep the valid prefix so the position can be shown with its line.
+                let prefix = match std::str::from_utf8(bytes) {
+                    Ok(t) if finding.rule.id != input::TOO_LARGE.id => t,
+                    Ok(_) => "",
+                    Err(e) => std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or(""),
+                };
+                let mut doc = Document::from_text(display, path, prefix);
+                doc.decoded = false;
+                doc.findings.push(finding);
+                doc
+            }
+        }
+    }
+
+    /// A document over text (no input checks).
+    pub fn from_text(display: &str, path: &Path, text: &str) -> Document {
+        Document {
+            path: path.to_path_buf(),
+            source: Source::new(display, text),
+            root: None,
+            findings: Vec::new(),
+            decoded: true,
+        }
+    }
+
+    /// Parses the text as JSON into `root`, adding syntax findings.
+    pub fn parse_json(&mut self) {
+        if !self.decoded {
+            return;
+        }
+        let parsed = json::parse(self.source.text());
+        self.root = parsed.root;
+        self.findings.extend(parsed.findings);
+    }
+
+    /// Reads a JSON file and parses it.
+    pub fn read_json(display: &str, path: &Path, max_size: u64) -> std::io::Result<Document> {
+        let mut doc = Document::read(display, path, max_size)?;
+        doc.parse_json();
+        Ok(doc)
+    }
+
+    /// Positions the findings.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.findings
+            .iter()
+            .cloned()
+            .map(|f| f.locate(&self.source))
+            .collect()
+    }
+
+    /// True when any finding is an error.
+    pub fn has_errors(&self) -> bool {
+        self.findings
+            .iter()
+            .any(|f| f.severity == crate::diagnostic::Severity::Error)
+    }
+}

@@ -1,0 +1,134 @@
+//! Checks on raw bytes before any parser sees them: size, encoding, BOM, binary data.
+
+use crate::diagnostic::Finding;
+use crate::rules::Rule;
+use crate::source::Span;
+
+/// Default size limit for one manifest file: 8 MiB.
+pub const DEFAULT_MAX_SIZE: u64 = 8 * 1024 * 1024;
+/// Deepest nesting of arrays and objects a manifest may have.
+pub const MAX_DEPTH: usize = 128;
+
+pub static TOO_LARGE: Rule = Rule::error(
+    "input/too-large",
+    "input",
+    "the file is larger than the size limit (default 8 MiB, `--max-size`)",
+);
+pub static EMPTY: Rule = Rule::error("input/empty", "input", "the file is empty");
+pub static INVALID_UTF8: Rule =
+    Rule::error("input/invalid-utf8", "input", "the file is not valid UTF-8");
+pub static BOM: Rule = Rule::error(
+    "input/bom",
+    "input",
+    "the file starts with a UTF-8 byte order mark, which JSON forbids and several loaders mis-read",
+);
+pub static BINARY: Rule = Rule::error(
+    "input/binary",
+    "input",
+    "the file contains NUL bytes or other binary data",
+);
+pub static TOO_DEEP: Rule = Rule::error(
+    "input/too-deep",
+    "input",
+    "arrays and objects are nested deeper than 128 levels",
+);
+pub static UNREADABLE: Rule = Rule::error(
+    "input/unreadable",
+    "input",
+    "a file that the manifest needs could not be read",
+);
+
+/// The input rules.
+pub static RULES: &[&Rule] = &[
+    &TOO_LARGE,
+    &EMPTY,
+    &INVALID_UTF8,
+    &BOM,
+    &BINARY,
+    &TOO_DEEP,
+    &UNREADABLE,
+];
+
+/// Decodes a file's bytes into text, or returns the finding that refuses it.
+///
+/// A leading BOM is not an error here: it stays in the text so that positions
+/// keep matching the file; [`check_bom`] reports it and the front ends skip it.
+///
+/// ```
+/// use toolsmith_manifest::input::decode;
+/// assert!(decode(b"{}", 1024).is_ok());
+/// assert_eq!(decode(b"", 1024).unwrap_err().rule.id, "input/empty");
+/// assert_eq!(decode(b"{\xff}", 1024).unwrap_err().span.start, 1);
+/// ```
+pub fn decode(bytes: &[u8], max_size: u64) -> Result<&str, Finding> {
+    if bytes.len() as u64 > max_size {
+        return Err(Finding::new(
+            &TOO_LARGE,
+            Span::new(0, 0),
+            "",
+            format!(
+                "file is {} bytes, over the limit of {max_size} bytes; not parsed",
+                bytes.len()
+            ),
+        )
+        .with_help("raise the limit with `--max-size BYTES` if this file is really a manifest"));
+    }
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(Finding::new(
+            &EMPTY,
+            Span::new(0, 0),
+            "",
+            if bytes.is_empty() {
+                "file is empty".to_string()
+            } else {
+                "file contains only whitespace".to_string()
+            },
+        ));
+    }
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let at = e.valid_up_to();
+            // Point at the last valid character boundary: positions are computed on text.
+            return Err(Finding::new(
+                &INVALID_UTF8,
+                Span::new(at, at),
+                "",
+                format!(
+                    "invalid UTF-8: byte 0x{:02x} at offset {at} is not part of a valid character",
+                    bytes[at]
+                ),
+            )
+            .with_help("save the file as UTF-8"));
+        }
+    };
+    if let Some(at) =
+        text.find(|c: char| c == '\0' || (c.is_control() && !matches!(c, '\n' | '\r' | '\t')))
+    {
+        let len = text[at..].chars().next().map_or(1, char::len_utf8);
+        let c = text[at..].chars().next().unwrap_or('\0');
+        return Err(Finding::new(
+            &BINARY,
+            Span::new(at, at + len),
+            "",
+            format!(
+                "binary data: control character U+{:04X} at offset {at}",
+                c as u32
+            ),
+        ));
+    }
+    Ok(text)
+}
+
+/// The finding for a leading BOM, if the text has one.
+pub fn check_bom(text: &str) -> Option<Finding> {
+    text.starts_with('\u{feff}').then(|| {
+        Finding::new(
+            &BOM,
+            Span::new(0, 3),
+            "",
+            "file starts with a UTF-8 byte order mark (U+FEFF)",
+        )
+        .with_help("remove the BOM: JSON (RFC 8259) forbids it and serde_json rejects it")
+    })
+}

@@ -1,0 +1,370 @@
+//! Running the rules over a set of files: grouping by directory (split chai
+//! layouts, describe catalogs, skills next to their tools), then sorting.
+
+use crate::diagnostic::{Diagnostic, Diagnostics, Finding, Severity};
+use crate::dialect::{self, agentcli, chai, describe, skill};
+use crate::document::Document;
+use crate::input::{self, DEFAULT_MAX_SIZE};
+use crate::model::{Dialect, Manifest};
+use crate::source::Span;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Skill profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Profile {
+    /// Spec violations are errors, unknown vendor fields are warnings.
+    #[default]
+    Default,
+    /// Unknown top-level fields and flow-style YAML are errors (the verdicts of `skills-ref validate`).
+    Strict,
+}
+
+/// A dialect named on the command line (`--dialect`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DialectChoice {
+    /// chai (legacy object or split layout, told apart by the root).
+    Chai,
+    /// agentcli.
+    Agentcli,
+    /// `--describe` output.
+    Describe,
+    /// SKILL.md frontmatter.
+    Skill,
+}
+
+/// Options for a lint run.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Force a dialect instead of detecting it.
+    pub dialect: Option<DialectChoice>,
+    /// Skill profile.
+    pub profile: Profile,
+    /// Files over this many bytes are refused.
+    pub max_size: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            dialect: None,
+            profile: Profile::Default,
+            max_size: DEFAULT_MAX_SIZE,
+        }
+    }
+}
+
+/// A file to lint: its real path and the path to print.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Input {
+    /// Printed in diagnostics (the command-line path joined with the path below it).
+    pub display: String,
+    /// Where to read it.
+    pub path: PathBuf,
+}
+
+impl Input {
+    /// An input printed as its own path.
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        let path = path.into();
+        Input {
+            display: path.display().to_string(),
+            path,
+        }
+    }
+}
+
+/// The outcome of a run.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// All findings, sorted.
+    pub diagnostics: Diagnostics,
+    /// Number of files read.
+    pub files: usize,
+    /// The models of the manifests that were read (also those with errors, as far as they go).
+    pub manifests: Vec<Manifest>,
+    /// The skills that were read.
+    pub skills: Vec<skill::Skill>,
+}
+
+/// What a file name says a file is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FileKind {
+    /// `tools.json` or `*.tools.json`: chai or agentcli, told apart by shape.
+    Tools,
+    /// chai split layout `allowlist.json`.
+    Allowlist,
+    /// chai split layout `execution.json`.
+    Execution,
+    /// `*.describe.json`.
+    Describe,
+    /// `SKILL.md`, `skill.md`, `*.skill.md`.
+    Skill,
+}
+
+/// Classifies a path by its file name; `None` for files toolsmith does not lint.
+///
+/// ```
+/// use toolsmith_manifest::lint::{classify, FileKind};
+/// assert_eq!(classify("a/SKILL.md".as_ref()), Some(FileKind::Skill));
+/// assert_eq!(classify("x.skill.md".as_ref()), Some(FileKind::Skill));
+/// assert_eq!(classify("web.tools.json".as_ref()), Some(FileKind::Tools));
+/// assert_eq!(classify("get_weather.describe.json".as_ref()), Some(FileKind::Describe));
+/// assert_eq!(classify("package.json".as_ref()), None);
+/// ```
+pub fn classify(path: &Path) -> Option<FileKind> {
+    let name = path.file_name()?.to_str()?;
+    match name {
+        "tools.json" => Some(FileKind::Tools),
+        "allowlist.json" => Some(FileKind::Allowlist),
+        "execution.json" => Some(FileKind::Execution),
+        "SKILL.md" | "skill.md" => Some(FileKind::Skill),
+        _ if name.ends_with(".tools.json") => Some(FileKind::Tools),
+        _ if name.ends_with(".describe.json") => Some(FileKind::Describe),
+        _ if name.ends_with(".skill.md") => Some(FileKind::Skill),
+        _ => None,
+    }
+}
+
+/// Lints files. Files are grouped by directory so that the split chai layout,
+/// describe catalogs and skills next to a `tools.json` are checked together;
+/// siblings that a file needs are read from disk even when not listed.
+///
+/// Returns an error only for a listed file that cannot be read.
+pub fn lint(inputs: &[Input], options: &Options) -> Result<Report, std::io::Error> {
+    let mut by_dir: BTreeMap<PathBuf, Vec<Input>> = BTreeMap::new();
+    for input in inputs {
+        let dir = input
+            .path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        by_dir.entry(dir).or_default().push(input.clone());
+    }
+    let mut report = Report::default();
+    let mut diagnostics = Vec::new();
+    for (dir, mut files) in by_dir {
+        files.sort();
+        files.dedup();
+        let group = lint_dir(&dir, &files, options)?;
+        report.files += group.docs.len();
+        for doc in &group.docs {
+            diagnostics.extend(doc.diagnostics());
+        }
+        report.manifests.extend(group.manifests);
+        report.skills.extend(group.skills);
+    }
+    report.diagnostics = Diagnostics(diagnostics);
+    report.diagnostics.sort();
+    Ok(report)
+}
+
+struct Group {
+    docs: Vec<Document>,
+    manifests: Vec<Manifest>,
+    skills: Vec<skill::Skill>,
+}
+
+/// The display path of a sibling `name` of `input`.
+fn sibling(input: &Input, name: &str) -> Input {
+    let path = input.path.with_file_name(name);
+    let display = match input.display.rfind(['/', '\\']) {
+        Some(i) => format!("{}{name}", &input.display[..=i]),
+        None => name.to_string(),
+    };
+    Input { display, path }
+}
+
+fn kind_of(input: &Input, options: &Options) -> Option<FileKind> {
+    let by_name = classify(&input.path);
+    match options.dialect {
+        Some(DialectChoice::Skill) => Some(FileKind::Skill),
+        Some(DialectChoice::Describe) => Some(FileKind::Describe),
+        Some(DialectChoice::Chai) | Some(DialectChoice::Agentcli) => match by_name {
+            Some(FileKind::Allowlist | FileKind::Execution) => by_name,
+            _ => Some(FileKind::Tools),
+        },
+        None => by_name.or(Some(FileKind::Tools)),
+    }
+}
+
+fn lint_dir(_dir: &Path, files: &[Input], options: &Options) -> Result<Group, std::io::Error> {
+    let mut group = Group {
+        docs: Vec::new(),
+        manifests: Vec::new(),
+        skills: Vec::new(),
+    };
+    let mut tools_files = Vec::new();
+    let mut split_parts = Vec::new();
+    let mut describe_files = Vec::new();
+    let mut skill_files = Vec::new();
+    for input in files {
+        match kind_of(input, options) {
+            Some(FileKind::Tools) => tools_files.push(input.clone()),
+            Some(FileKind::Allowlist | FileKind::Execution) => split_parts.push(input.clone()),
+            Some(FileKind::Describe) => describe_files.push(input.clone()),
+            Some(FileKind::Skill) => skill_files.push(input.clone()),
+            None => {}
+        }
+    }
+    // An allowlist.json / execution.json listed without its tools.json: lint the set.
+    if let (true, Some(part)) = (tools_files.is_empty(), split_parts.first()) {
+        let tools = sibling(part, "tools.json");
+        if tools.path.is_file() {
+            tools_files.push(tools);
+        } else {
+            for part in &split_parts {
+                let mut doc = Document::read_json(&part.display, &part.path, options.max_size)?;
+                doc.findings.push(Finding::new(
+                    &chai::SPLIT_FILE_MISSING,
+                    Span::default(),
+                    "",
+                    "this file belongs to chai's three-file layout, but tools.json is missing next to it",
+                ));
+                group.docs.push(doc);
+            }
+        }
+    }
+    let mut tool_names: Vec<String> = Vec::new();
+    for input in &tools_files {
+        let mut doc = Document::read_json(&input.display, &input.path, options.max_size)?;
+        let Some(root) = &doc.root else {
+            group.docs.push(doc);
+            continue;
+        };
+        let allowlist = sibling(input, "allowlist.json");
+        let execution = sibling(input, "execution.json");
+        let has_split_siblings = input.path.file_name().is_some_and(|n| n == "tools.json")
+            && (allowlist.path.is_file() || execution.path.is_file());
+        let forced = options.dialect;
+        let dialect = match forced {
+            Some(DialectChoice::Agentcli) => Some(Dialect::Agentcli),
+            Some(DialectChoice::Chai) if root.as_array().is_some() => Some(Dialect::ChaiSplit),
+            Some(DialectChoice::Chai) => Some(Dialect::ChaiLegacy),
+            _ => dialect::detect(root, has_split_siblings),
+        };
+        let manifest = match dialect {
+            Some(Dialect::ChaiLegacy) => chai::check_legacy(&mut doc, options),
+            Some(Dialect::Agentcli) => agentcli::check(&mut doc, options),
+            Some(Dialect::ChaiSplit) => {
+                let mut allow = read_optional(&allowlist, options)?;
+                let mut exec = read_optional(&execution, options)?;
+                let m = chai::check_split(&mut doc, allow.as_mut(), exec.as_mut(), options);
+                group.docs.extend(allow);
+                group.docs.extend(exec);
+                m
+            }
+            Some(Dialect::Describe | Dialect::Skill) | None => {
+                doc.findings.push(dialect::unknown_dialect(root));
+                None
+            }
+        };
+        if let Some(m) = manifest {
+            tool_names.extend(m.tools.iter().map(|t| t.name.clone()));
+            group.manifests.push(m);
+        }
+        group.docs.push(doc);
+    }
+    if !describe_files.is_empty() {
+        let mut docs = Vec::new();
+        for input in &describe_files {
+            docs.push(Document::read_json(
+                &input.display,
+                &input.path,
+                options.max_size,
+            )?);
+        }
+        if let Some(m) = describe::check(&mut docs, options) {
+            tool_names.extend(m.tools.iter().map(|t| t.name.clone()));
+            group.manifests.push(m);
+        }
+        group.docs.extend(docs);
+    }
+    let siblings = (!tools_files.is_empty()).then_some(tool_names.as_slice());
+    for input in &skill_files {
+        let mut doc = Document::read(&input.display, &input.path, options.max_size)?;
+        if let Some(s) = skill::check(&mut doc, options, siblings) {
+            group.skills.push(s);
+        }
+        group.docs.push(doc);
+    }
+    Ok(group)
+}
+
+/// Reads a sibling file that may be absent.
+fn read_optional(input: &Input, options: &Options) -> Result<Option<Document>, std::io::Error> {
+    if !input.path.is_file() {
+        return Ok(None);
+    }
+    Document::read_json(&input.display, &input.path, options.max_size).map(Some)
+}
+
+/// A manifest model with its warnings, as [`load`] returns it.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The model.
+    pub manifest: Manifest,
+    /// Warnings (never errors).
+    pub warnings: Diagnostics,
+}
+
+/// Loads one manifest for code generation or execution: a `tools.json`
+/// (chai legacy or agentcli), a directory holding chai's split files, or a
+/// describe file or catalog. Any error finding fails the load.
+///
+/// `display` is the path printed in diagnostics.
+pub fn load(path: &Path, display: &str, options: &Options) -> Result<Loaded, Diagnostics> {
+    let (path, display) = if path.is_dir() {
+        (
+            path.join("tools.json"),
+            format!("{}/tools.json", display.trim_end_matches('/')),
+        )
+    } else {
+        (path.to_path_buf(), display.to_string())
+    };
+    let input = Input {
+        display: display.clone(),
+        path: path.clone(),
+    };
+    let report = match lint(std::slice::from_ref(&input), options) {
+        Ok(r) => r,
+        Err(e) => {
+            let f = Finding::new(
+                &input::UNREADABLE,
+                Span::default(),
+                "",
+                format!("cannot read `{display}`: {e}"),
+            );
+            let src = crate::source::Source::new(display, "");
+            return Err(Diagnostics(vec![f.locate(&src)]));
+        }
+    };
+    if report.diagnostics.has_errors() {
+        return Err(report.diagnostics);
+    }
+    let mut manifests = report.manifests;
+    match manifests.pop() {
+        Some(manifest) if manifests.is_empty() => Ok(Loaded {
+            manifest,
+            warnings: report.diagnostics,
+        }),
+        _ => {
+            let f = Finding::new(
+                &dialect::UNKNOWN,
+                Span::default(),
+                "",
+                format!("`{display}` is not a tool manifest (chai, agentcli or describe)"),
+            );
+            let src = crate::source::Source::new(display, "");
+            Err(Diagnostics(vec![f.locate(&src)]))
+        }
+    }
+}
+
+/// Positions a finding in a file that has no text (I/O errors).
+pub fn detached(display: &str, rule: &'static crate::rules::Rule, message: String) -> Diagnostic {
+    let src = crate::source::Source::new(display, "");
+    let mut f = Finding::new(rule, Span::default(), "", message);
+    f.severity = Severity::Error;
+    f.locate(&src)
+}

@@ -1,0 +1,144 @@
+//! What generated code implements: [`Tool`], and the [`Invocation`] it builds.
+
+use std::time::Duration;
+pub use toolsmith_manifest::model::ResolveCommand;
+
+/// A typed tool-argument struct generated from a manifest.
+pub trait Tool {
+    /// The wire name of the tool.
+    const NAME: &'static str;
+    /// The description given to the model.
+    const DESCRIPTION: &'static str;
+    /// The tool's JSON Schema, parsed once.
+    fn parameters() -> &'static serde_json::Value;
+    /// How to run this call.
+    fn invocation(&self) -> Result<Invocation, ArgvError>;
+}
+
+/// Everything needed to run one tool call, before policy checks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invocation {
+    /// The tool's wire name.
+    pub tool: String,
+    /// The program (a bare allowlisted name for chai, a path for agentcli and describe).
+    pub program: String,
+    /// The arguments after the program.
+    pub args: Vec<String>,
+    /// Bytes written to stdin (agentcli: the JSON of the arguments); `None` for a null stdin.
+    pub stdin: Option<Vec<u8>>,
+    /// Environment variable names to pass through from the parent.
+    pub env_passthrough: Vec<String>,
+    /// Per-call timeout, when the manifest sets one.
+    pub timeout: Option<Duration>,
+    /// `resolveCommand` steps still to run, each replacing one argument.
+    pub resolve: Vec<PendingResolve>,
+    /// chai: the subcommand, which the allowlist is checked against (also `args[0]`).
+    pub subcommand: Option<String>,
+}
+
+/// A `resolveCommand` step: run the resolver with `$param` replaced by the
+/// value; its trimmed stdout replaces `args[arg_index]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingResolve {
+    /// Index into [`Invocation::args`] of the value to replace.
+    pub arg_index: usize,
+    /// The parameter name.
+    pub param: String,
+    /// The resolver.
+    pub resolver: ResolveCommand,
+}
+
+/// Why arguments cannot be turned into argv.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ArgvError {
+    /// A positional value begins with `-` and would be read as an option.
+    #[error("parameter `{param}`: value {value:?} begins with `-` and would be read as an option")]
+    LeadingDash {
+        /// The parameter.
+        param: String,
+        /// The value.
+        value: String,
+    },
+    /// A value contains a NUL byte, which cannot be passed in argv.
+    #[error("parameter `{param}`: value contains a NUL byte")]
+    NulByte {
+        /// The parameter.
+        param: String,
+    },
+    /// A single argument is over the size limit.
+    #[error("parameter `{param}`: value is {len} bytes, over the limit of {limit} bytes")]
+    TooLong {
+        /// The parameter.
+        param: String,
+        /// Its length in bytes.
+        len: usize,
+        /// The limit (128 KiB).
+        limit: usize,
+    },
+    /// A positional parameter has no value.
+    #[error("missing parameter: {param}")]
+    Missing {
+        /// The parameter.
+        param: String,
+    },
+    /// A value is not a string, number or boolean.
+    #[error("parameter {param} must be a string, number, or boolean")]
+    NotScalar {
+        /// The parameter.
+        param: String,
+    },
+}
+
+/// Why a model's tool call cannot be turned into a typed value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CallError {
+    /// No tool of that name.
+    #[error("unknown tool: {0}")]
+    UnknownTool(String),
+    /// The arguments are not JSON.
+    #[error("tool {tool}: arguments are not valid JSON: {message}")]
+    InvalidJson {
+        /// The tool.
+        tool: String,
+        /// serde_json's message.
+        message: String,
+    },
+    /// The arguments violate the tool's schema; every violation is listed.
+    #[error("tool {tool}: invalid arguments: {}", violations.iter().map(|v| v.to_string()).collect::<Vec<_>>().join("; "))]
+    InvalidArguments {
+        /// The tool.
+        tool: String,
+        /// Every violation.
+        violations: Vec<Violation>,
+    },
+    /// Valid by the schema but not deserializable into the generated type.
+    #[error("tool {tool}: {message}")]
+    Deserialize {
+        /// The tool.
+        tool: String,
+        /// serde's message.
+        message: String,
+    },
+}
+
+/// One schema violation in a tool call's arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// JSON pointer into the arguments (`""` for the root).
+    pub pointer: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.pointer.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "at {}: {}", self.pointer, self.message)
+        }
+    }
+}
+
+/// Default limit for one argument: 128 KiB.
+pub const MAX_ARG_BYTES: usize = 128 * 1024;
