@@ -1,4 +1,11 @@
 //! What generated code implements: [`Tool`], and the [`Invocation`] it builds.
+//!
+//! The code that `tools!` generates stays small: the argv rules, schema
+//! validation and the provider definition live here, in [`argv`] and [`call`],
+//! and are reached by generated code through the hidden [`__codegen`] module.
+
+pub mod argv;
+pub mod call;
 
 use std::time::Duration;
 pub use toolsmith_manifest::model::ResolveCommand;
@@ -13,6 +20,16 @@ pub trait Tool {
     fn parameters() -> &'static serde_json::Value;
     /// How to run this call.
     fn invocation(&self) -> Result<Invocation, ArgvError>;
+
+    /// The tool as a model expects it (OpenAI function-tool shape):
+    /// `{"type":"function","function":{"name","description"?,"parameters"}}`;
+    /// the description is left out when empty.
+    fn definition() -> serde_json::Value
+    where
+        Self: Sized,
+    {
+        call::definition(Self::NAME, Self::DESCRIPTION, Self::parameters())
+    }
 }
 
 /// Everything needed to run one tool call, before policy checks.
@@ -87,6 +104,12 @@ pub enum ArgvError {
         /// The parameter.
         param: String,
     },
+    /// The arguments could not be serialized to JSON (agentcli stdin, describe argument).
+    #[error("arguments cannot be serialized to JSON: {message}")]
+    Serialize {
+        /// serde_json's message.
+        message: String,
+    },
 }
 
 /// Why a model's tool call cannot be turned into a typed value.
@@ -119,6 +142,14 @@ pub enum CallError {
         /// serde's message.
         message: String,
     },
+    /// The tool's own schema could not be compiled into a validator.
+    #[error("tool {tool}: its parameter schema cannot be compiled: {message}")]
+    InvalidSchema {
+        /// The tool.
+        tool: String,
+        /// jsonschema's message.
+        message: String,
+    },
 }
 
 /// One schema violation in a tool call's arguments.
@@ -142,3 +173,11 @@ impl std::fmt::Display for Violation {
 
 /// Default limit for one argument: 128 KiB.
 pub const MAX_ARG_BYTES: usize = 128 * 1024;
+
+/// What generated code uses; not a stable API.
+#[doc(hidden)]
+pub mod __codegen {
+    pub use super::argv::{ArgValue, ArgvBuilder, command_invocation, describe_invocation};
+    pub use super::call::{CompiledSchema, SchemaText, parse_call, to_arguments};
+    pub use super::{ArgvError, CallError, Invocation, ResolveCommand, Tool};
+}

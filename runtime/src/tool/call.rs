@@ -1,0 +1,211 @@
+//! Turning a model's tool call (name + JSON text) into a typed value: schema
+//! validation with every violation listed, then deserialization.
+
+use super::{CallError, Tool, Violation};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use std::sync::OnceLock;
+
+/// A tool's parameter schema embedded as JSON text, parsed on first use.
+#[derive(Debug)]
+pub struct SchemaText {
+    text: &'static str,
+    value: OnceLock<Value>,
+}
+
+impl SchemaText {
+    /// Wraps schema text produced by the code generator.
+    pub const fn new(text: &'static str) -> Self {
+        SchemaText {
+            text,
+            value: OnceLock::new(),
+        }
+    }
+
+    /// The parsed schema (the generator wrote valid JSON; anything else reads as `{}`).
+    pub fn get(&self) -> &Value {
+        self.value.get_or_init(|| {
+            serde_json::from_str(self.text).unwrap_or_else(|_| Value::Object(Default::default()))
+        })
+    }
+}
+
+/// A validator compiled on first use and kept.
+#[derive(Debug, Default)]
+pub struct CompiledSchema(OnceLock<Result<jsonschema::Validator, String>>);
+
+impl CompiledSchema {
+    /// An empty slot, for a `static`.
+    pub const fn new() -> Self {
+        CompiledSchema(OnceLock::new())
+    }
+
+    /// The validator for `schema` (compiled at the first call, with linear-time
+    /// regular expressions), or why it cannot be compiled.
+    pub fn get(&self, schema: &Value) -> Result<&jsonschema::Validator, &str> {
+        self.0
+            .get_or_init(|| {
+                let build = || {
+                    jsonschema::options()
+                        .with_pattern_options(jsonschema::PatternOptions::regex())
+                        .build(schema)
+                        .map_err(|e| e.to_string())
+                };
+                // jsonschema panics on some unknown `$schema` URIs (crates.md P1).
+                std::panic::catch_unwind(build)
+                    .unwrap_or_else(|_| Err("the schema's `$schema` cannot be resolved".into()))
+            })
+            .as_ref()
+            .map_err(String::as_str)
+    }
+}
+
+/// Parses a call's `arguments` for tool `T`: JSON (an empty string counts as
+/// `{}`), then the tool's JSON Schema (every violation, with its JSON pointer),
+/// then deserialization into `T`.
+pub fn parse_call<T: Tool + DeserializeOwned>(
+    arguments: &str,
+    validator: &CompiledSchema,
+) -> Result<T, CallError> {
+    let tool = || T::NAME.to_owned();
+    let value: Value = if arguments.trim().is_empty() {
+        Value::Object(Default::default())
+    } else {
+        serde_json::from_str(arguments).map_err(|e| CallError::InvalidJson {
+            tool: tool(),
+            message: e.to_string(),
+        })?
+    };
+    let validator = validator
+        .get(T::parameters())
+        .map_err(|message| CallError::InvalidSchema {
+            tool: tool(),
+            message: message.to_owned(),
+        })?;
+    let violations: Vec<Violation> = validator
+        .iter_errors(&value)
+        .map(|e| Violation {
+            pointer: e.instance_path().as_str().to_owned(),
+            message: e.to_string(),
+        })
+        .collect();
+    if !violations.is_empty() {
+        return Err(CallError::InvalidArguments {
+            tool: tool(),
+            violations,
+        });
+    }
+    serde_json::from_value(value).map_err(|e| CallError::Deserialize {
+        tool: tool(),
+        message: e.to_string(),
+    })
+}
+
+/// The JSON of typed arguments (`null` in the impossible case that
+/// serialization fails: generated types have string keys only).
+pub fn to_arguments<T: serde::Serialize + ?Sized>(args: &T) -> Value {
+    serde_json::to_value(args).unwrap_or(Value::Null)
+}
+
+/// The OpenAI function-tool shape of one tool.
+///
+/// ```
+/// let p = serde_json::json!({"type": "object", "properties": {}});
+/// let d = toolsmith::tool::call::definition("t", "", &p);
+/// assert_eq!(d, serde_json::json!({"type": "function", "function": {"name": "t", "parameters": p}}));
+/// ```
+pub fn definition(name: &str, description: &str, parameters: &Value) -> Value {
+    let mut function = serde_json::Map::new();
+    function.insert("name".into(), Value::String(name.to_owned()));
+    if !description.is_empty() {
+        function.insert("description".into(), Value::String(description.to_owned()));
+    }
+    function.insert("parameters".into(), parameters.clone());
+    let mut tool = serde_json::Map::new();
+    tool.insert("type".into(), Value::String("function".into()));
+    tool.insert("function".into(), Value::Object(function));
+    Value::Object(tool)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tool::{ArgvError, Invocation};
+
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct Args {
+        city: String,
+        days: Option<u64>,
+    }
+
+    static SCHEMA: SchemaText = SchemaText::new(
+        r#"{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer","minimum":0}},"required":["city"],"additionalProperties":false}"#,
+    );
+
+    impl Tool for Args {
+        const NAME: &'static str = "weather";
+        const DESCRIPTION: &'static str = "Weather.";
+        fn parameters() -> &'static Value {
+            SCHEMA.get()
+        }
+        fn invocation(&self) -> Result<Invocation, ArgvError> {
+            Err(ArgvError::Missing { param: "x".into() })
+        }
+    }
+
+    static V: CompiledSchema = CompiledSchema::new();
+
+    #[test]
+    fn valid_arguments_parse() {
+        let a: Args = parse_call(r#"{"city":"Oslo","days":3}"#, &V).unwrap();
+        assert_eq!(
+            a,
+            Args {
+                city: "Oslo".into(),
+                days: Some(3)
+            }
+        );
+    }
+
+    #[test]
+    fn every_violation_is_listed_with_its_pointer() {
+        let e = parse_call::<Args>(r#"{"days":-1,"extra":true}"#, &V).unwrap_err();
+        let CallError::InvalidArguments { tool, violations } = e else {
+            panic!("expected InvalidArguments, got {e:?}");
+        };
+        assert_eq!(tool, "weather");
+        let pointers: Vec<&str> = violations.iter().map(|v| v.pointer.as_str()).collect();
+        assert!(pointers.contains(&"/days"), "{violations:?}");
+        assert!(pointers.contains(&""), "{violations:?}");
+        assert!(violations.len() >= 3, "{violations:?}");
+    }
+
+    #[test]
+    fn bad_json_and_empty_arguments() {
+        assert!(matches!(
+            parse_call::<Args>("{", &V),
+            Err(CallError::InvalidJson { .. })
+        ));
+        // Empty means `{}`, which lacks the required `city`.
+        assert!(matches!(
+            parse_call::<Args>("  ", &V),
+            Err(CallError::InvalidArguments { .. })
+        ));
+    }
+
+    #[test]
+    fn uncompilable_schema_is_an_error_not_a_panic() {
+        let slot = CompiledSchema::new();
+        let schema = serde_json::json!({"type": 5});
+        assert!(slot.get(&schema).is_err());
+    }
+
+    #[test]
+    fn definition_shape() {
+        let d = Args::definition();
+        assert_eq!(d["type"], "function");
+        assert_eq!(d["function"]["name"], "weather");
+        assert_eq!(d["function"]["description"], "Weather.");
+        assert_eq!(d["function"]["parameters"]["required"][0], "city");
+    }
+}
