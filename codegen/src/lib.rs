@@ -1,11 +1,322 @@
-//! Manifest model → Rust tokens, for the `tools!` macro, `toolsmith gen` and `build.rs`.
+//! Manifest model → Rust tokens, for the `tools!` / `skill!` macros,
+//! `toolsmith gen` and `build.rs`.
+//!
+//! The manifest is loaded with [`toolsmith_manifest::lint::load`], so the
+//! generator refuses exactly what `toolsmith lint` reports as an error, with
+//! the same messages. The generator adds its own rules ([`issue::RULES`]):
+//! names that collide after case conversion, `flagifboolean` mappings of
+//! non-boolean parameters, positional mappings of undeclared parameters
+//! (errors) and schemas without a Rust type (warnings).
+//!
+//! ```no_run
+//! // build.rs
+//! let code = toolsmith_codegen::generate("tools.json".as_ref()).expect("manifest errors");
+//! std::fs::write(std::env::var("OUT_DIR").unwrap() + "/tools.rs", code).unwrap();
+//! ```
 
-use std::path::Path;
-use toolsmith_manifest::Diagnostics;
+pub mod emit;
+pub mod ident;
+pub mod issue;
+pub mod locate;
+pub mod render;
+pub mod skill;
+pub mod tools;
+pub mod types;
 
-/// Generates the Rust code for the manifest at `path` (formatted), or the
-/// diagnostics that stop it.
+use locate::{Located, Subject};
+use proc_macro2::TokenStream;
+use std::path::{Path, PathBuf};
+use toolsmith_manifest::diagnostic::{Diagnostic, Diagnostics, Severity};
+use toolsmith_manifest::lint::{self, FileKind, Input, Options};
+use toolsmith_manifest::{dialect, input, json, tree::Node};
+
+/// What the macros need from one expansion.
+#[derive(Debug)]
+pub struct Expansion {
+    /// The items, or every error (lint and generator findings, sorted).
+    pub result: Result<TokenStream, Diagnostics>,
+    /// Warnings (never fail the build).
+    pub warnings: Diagnostics,
+    /// Input files that exist, for rebuild tracking.
+    pub inputs: Vec<PathBuf>,
+    /// Stand-in items to emit after errors (empty on success).
+    pub stubs: TokenStream,
+}
+
+/// Maps printed paths to real ones: printed paths are the given display path
+/// with file names of siblings appended.
+#[derive(Debug, Clone)]
+pub struct PathMap {
+    real_dir: PathBuf,
+    display_dir: String,
+}
+
+impl PathMap {
+    /// For a manifest at `path` printed as `display` (a file or a directory).
+    pub fn new(path: &Path, display: &str) -> Self {
+        if path.is_dir() {
+            return PathMap {
+                real_dir: path.to_path_buf(),
+                display_dir: format!("{}/", display.trim_end_matches('/')),
+            };
+        }
+        let real_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let display_dir = match display.rfind(['/', '\\']) {
+            Some(i) => display[..=i].to_string(),
+            None => String::new(),
+        };
+        PathMap {
+            real_dir,
+            display_dir,
+        }
+    }
+
+    /// The real file behind a printed path.
+    pub fn real(&self, display: &str) -> PathBuf {
+        match display.strip_prefix(&self.display_dir) {
+            Some(rest) => self.real_dir.join(rest),
+            None => PathBuf::from(display),
+        }
+    }
+
+    /// The printed path of a real file.
+    pub fn display(&self, real: &Path) -> String {
+        match real.strip_prefix(&self.real_dir) {
+            Ok(rest) => format!("{}{}", self.display_dir, rest.display()),
+            Err(_) => real.display().to_string(),
+        }
+    }
+
+    /// The text of line `line` of the file printed as `display`.
+    pub fn line(&self, display: &str, line: usize) -> Option<String> {
+        let text = std::fs::read_to_string(self.real(display)).ok()?;
+        let source = toolsmith_manifest::source::Source::new(display, text);
+        Some(source.line_text(line).to_owned())
+    }
+}
+
+fn is_skill(path: &Path) -> bool {
+    lint::classify(path) == Some(FileKind::Skill)
+}
+
+/// Splits findings into errors (fail) and warnings.
+fn split(all: Diagnostics) -> (Diagnostics, Diagnostics) {
+    let (errors, warnings): (Vec<Diagnostic>, Vec<Diagnostic>) = all
+        .0
+        .into_iter()
+        .partition(|d| d.severity == Severity::Error);
+    (Diagnostics(errors), Diagnostics(warnings))
+}
+
+fn existing(paths: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
+    paths.into_iter().filter(|p| p.is_file()).collect()
+}
+
+/// Tool names readable from a manifest that failed to load (for stubs).
+fn readable_tool_names(path: &Path) -> Vec<String> {
+    let file = if path.is_dir() {
+        path.join("tools.json")
+    } else {
+        path.to_path_buf()
+    };
+    let Ok(text) = std::fs::read_to_string(&file) else {
+        return Vec::new();
+    };
+    let Some(root) = json::parse(&text).root else {
+        return Vec::new();
+    };
+    let tools: Vec<&Node> = match root.as_array() {
+        Some(items) => items.iter().collect(),
+        None => match root.get("tools").and_then(Node::as_array) {
+            Some(items) => items.iter().collect(),
+            None => vec![&root],
+        },
+    };
+    tools
+        .into_iter()
+        .filter_map(|t| t.get("name").and_then(Node::as_str).map(str::to_owned))
+        .collect()
+}
+
+/// Loads the manifest or skill at `path` (printed as `display`) and generates
+/// its items. Never panics on any input.
+pub fn expand(path: &Path, display: &str) -> Expansion {
+    if is_skill(path) {
+        expand_skill(path, display)
+    } else {
+        expand_tools(path, display)
+    }
+}
+
+fn failed(diagnostics: Diagnostics, inputs: Vec<PathBuf>, stubs: TokenStream) -> Expansion {
+    let (errors, warnings) = split(diagnostics);
+    Expansion {
+        result: Err(errors),
+        warnings,
+        inputs,
+        stubs,
+    }
+}
+
+fn expand_tools(path: &Path, display: &str) -> Expansion {
+    let map = PathMap::new(path, display);
+    let main = if path.is_dir() {
+        path.join("tools.json")
+    } else {
+        path.to_path_buf()
+    };
+    let siblings = ["allowlist.json", "execution.json"].map(|n| main.with_file_name(n));
+    let loaded = match lint::load(path, display, &Options::default()) {
+        Ok(loaded) => loaded,
+        Err(diagnostics) => {
+            let inputs = existing(std::iter::once(main).chain(siblings));
+            let stubs = tools::stubs(&readable_tool_names(path));
+            return failed(diagnostics, inputs, stubs);
+        }
+    };
+    let manifest = loaded.manifest;
+    let out = tools::tools(&manifest);
+    let mut inputs = manifest.inputs.clone();
+    if inputs.is_empty() {
+        inputs.push(main);
+    }
+    let inputs = existing(inputs);
+    let names: Vec<String> = manifest.tools.iter().map(|t| t.name.clone()).collect();
+    let mut diagnostics = loaded.warnings;
+    if !out.issues.is_empty() {
+        let files: Vec<Located> = inputs
+            .iter()
+            .filter_map(|p| Located::read(&map.display(p), p))
+            .collect();
+        diagnostics
+            .0
+            .extend(locate::locate(out.issues, Subject::Tools(&names), &files).0);
+        diagnostics.sort();
+    }
+    let (errors, warnings) = split(diagnostics);
+    if errors.has_errors() {
+        return Expansion {
+            result: Err(errors),
+            warnings,
+            inputs,
+            stubs: tools::stubs(&names),
+        };
+    }
+    Expansion {
+        result: Ok(out.tokens),
+        warnings,
+        inputs,
+        stubs: TokenStream::new(),
+    }
+}
+
+fn expand_skill(path: &Path, display: &str) -> Expansion {
+    let input = Input {
+        display: display.to_owned(),
+        path: path.to_path_buf(),
+    };
+    let inputs = existing([path.to_path_buf()]);
+    let stubs = skill_stubs();
+    let report = match lint::lint(std::slice::from_ref(&input), &Options::default()) {
+        Ok(report) => report,
+        Err(e) => {
+            let d = lint::detached(
+                display,
+                &input::UNREADABLE,
+                format!("cannot read `{display}`: {e}"),
+            );
+            return failed(Diagnostics(vec![d]), inputs, stubs);
+        }
+    };
+    let mut diagnostics = report.diagnostics;
+    let skill = match report.skills.into_iter().next() {
+        Some(skill) if !diagnostics.has_errors() => skill,
+        _ => {
+            if !diagnostics.has_errors() {
+                diagnostics.0.push(lint::detached(
+                    display,
+                    &dialect::UNKNOWN,
+                    format!("`{display}` is not a skill file with a valid frontmatter"),
+                ));
+            }
+            return failed(diagnostics, inputs, stubs);
+        }
+    };
+    let out = skill::skill(&skill);
+    if !out.issues.is_empty() {
+        let files: Vec<Located> = Located::read(display, path).into_iter().collect();
+        diagnostics
+            .0
+            .extend(locate::locate(out.issues, Subject::Skill, &files).0);
+        diagnostics.sort();
+    }
+    let (errors, warnings) = split(diagnostics);
+    if errors.has_errors() {
+        return Expansion {
+            result: Err(errors),
+            warnings,
+            inputs,
+            stubs,
+        };
+    }
+    Expansion {
+        result: Ok(out.tokens),
+        warnings,
+        inputs,
+        stubs: TokenStream::new(),
+    }
+}
+
+fn skill_stubs() -> TokenStream {
+    quote::quote! {
+        pub const NAME: &str = "";
+        pub const DESCRIPTION: &str = "";
+        pub const ALLOWED_TOOLS: &[&str] = &[];
+        pub const BODY: &str = "";
+    }
+}
+
+/// Generated code with the warnings that did not stop it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Generated {
+    /// The formatted code.
+    pub code: String,
+    /// Warnings: the manifest's lint warnings and `codegen/unrepresentable` schemas.
+    pub warnings: Diagnostics,
+}
+
+/// Formats tokens as a Rust file (prettyplease).
+#[cfg(feature = "format")]
+pub fn format(tokens: TokenStream) -> String {
+    match syn::parse2::<syn::File>(tokens.clone()) {
+        Ok(file) => prettyplease::unparse(&file),
+        Err(_) => tokens.to_string(),
+    }
+}
+
+/// Like [`generate`], keeping the warnings (for `toolsmith gen`). On failure
+/// the diagnostics hold every error and warning.
+#[cfg(feature = "format")]
+pub fn generate_with_warnings(path: &Path) -> Result<Generated, Diagnostics> {
+    let display = path.display().to_string();
+    let expansion = expand(path, &display);
+    match expansion.result {
+        Ok(tokens) => Ok(Generated {
+            code: format(tokens),
+            warnings: expansion.warnings,
+        }),
+        Err(mut errors) => {
+            errors.0.extend(expansion.warnings.0);
+            errors.sort();
+            Err(errors)
+        }
+    }
+}
+
+/// Generates the Rust code for the manifest (or skill file) at `path`,
+/// formatted, or the diagnostics that stop it. This is what `tools!` /
+/// `skill!` expand to, minus the `include_bytes!` rebuild trackers.
+#[cfg(feature = "format")]
 pub fn generate(path: &Path) -> Result<String, Diagnostics> {
-    let _ = path;
-    Ok(String::new())
+    generate_with_warnings(path).map(|g| g.code)
 }

@@ -1,17 +1,99 @@
 //! The `tools!` and `skill!` proc-macros; the work is done in `toolsmith-codegen`.
+//!
+//! The path is relative to `CARGO_MANIFEST_DIR`, read when the macro expands
+//! (`TOOLSMITH_MANIFEST_DIR` overrides it, for test harnesses such as
+//! trybuild whose build directory is not the crate's). Every error finding
+//! becomes one compile error spanned on the path literal, reading
+//! `path:line:col: message [rule]` with the source line and a caret; after
+//! errors, stand-in items keep the user's own code from drowning in
+//! follow-on errors. Each input file is tracked with `include_bytes!`, so
+//! editing it rebuilds the crate.
 
 use proc_macro::TokenStream;
+use proc_macro2::{Span, TokenStream as TokenStream2};
+use quote::quote;
+use std::path::{Path, PathBuf};
+use syn::LitStr;
+use toolsmith_codegen::{Expansion, PathMap};
 
 /// Generates typed bindings for a tool manifest (path relative to `CARGO_MANIFEST_DIR`).
 #[proc_macro]
 pub fn tools(input: TokenStream) -> TokenStream {
-    let _ = input;
-    TokenStream::new()
+    expand(input)
 }
 
 /// Generates constants and types for a skill file.
 #[proc_macro]
 pub fn skill(input: TokenStream) -> TokenStream {
-    let _ = input;
-    TokenStream::new()
+    expand(input)
+}
+
+fn base_dir() -> PathBuf {
+    std::env::var_os("TOOLSMITH_MANIFEST_DIR")
+        .or_else(|| std::env::var_os("CARGO_MANIFEST_DIR"))
+        .map(PathBuf::from)
+        .unwrap_or_default()
+}
+
+fn expand(input: TokenStream) -> TokenStream {
+    let lit = match syn::parse::<LitStr>(input) {
+        Ok(lit) => lit,
+        Err(e) => return e.to_compile_error().into(),
+    };
+    let relative = lit.value();
+    let span = lit.span();
+    let result = std::panic::catch_unwind(|| {
+        let path = base_dir().join(&relative);
+        let expansion = toolsmith_codegen::expand(&path, &relative);
+        output(expansion, &path, &relative, span)
+    });
+    match result {
+        Ok(tokens) => tokens.into(),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            let message = format!(
+                "toolsmith: internal error while reading `{relative}` (this is a bug): {what}"
+            );
+            syn::Error::new(span, message).to_compile_error().into()
+        }
+    }
+}
+
+fn tracking(inputs: &[PathBuf]) -> TokenStream2 {
+    let paths = inputs
+        .iter()
+        .filter_map(|p| p.canonicalize().ok())
+        .filter_map(|p| p.to_str().map(str::to_owned));
+    quote!(#(const _: &[u8] = ::std::include_bytes!(#paths);)*)
+}
+
+fn output(expansion: Expansion, path: &Path, display: &str, span: Span) -> TokenStream2 {
+    let track = tracking(&expansion.inputs);
+    match expansion.result {
+        Ok(tokens) => quote!(#track #tokens),
+        Err(errors) => {
+            let map = PathMap::new(path, display);
+            let mut combined: Option<syn::Error> = None;
+            for d in errors.iter() {
+                let line = map.line(&d.file, d.start.line);
+                let error =
+                    syn::Error::new(span, toolsmith_codegen::render::message(d, line.as_deref()));
+                match &mut combined {
+                    Some(c) => c.combine(error),
+                    None => combined = Some(error),
+                }
+            }
+            let errors = combined
+                .unwrap_or_else(|| {
+                    syn::Error::new(span, format!("toolsmith: `{display}` could not be read"))
+                })
+                .to_compile_error();
+            let stubs = expansion.stubs;
+            quote!(#errors #track #stubs)
+        }
+    }
 }

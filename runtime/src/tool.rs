@@ -53,6 +53,16 @@ pub struct Invocation {
     pub subcommand: Option<String>,
 }
 
+impl Invocation {
+    /// `[program, args…]`.
+    pub fn argv(&self) -> Vec<String> {
+        let mut argv = Vec::with_capacity(self.args.len() + 1);
+        argv.push(self.program.clone());
+        argv.extend(self.args.iter().cloned());
+        argv
+    }
+}
+
 /// A `resolveCommand` step: run the resolver with `$param` replaced by the
 /// value; its trimmed stdout replaces `args[arg_index]`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -84,6 +84,25 @@ impl<T: ArgValue + ?Sized> ArgValue for Box<T> {
     }
 }
 
+/// Arrays and objects are never one token.
+impl<T> ArgValue for Vec<T> {
+    fn arg_text(&self) -> Option<String> {
+        None
+    }
+}
+
+impl<T> ArgValue for std::collections::BTreeMap<String, T> {
+    fn arg_text(&self) -> Option<String> {
+        None
+    }
+}
+
+impl ArgValue for serde_json::Map<String, serde_json::Value> {
+    fn arg_text(&self) -> Option<String> {
+        None
+    }
+}
+
 /// Checks one token: no NUL byte, at most [`MAX_ARG_BYTES`].
 fn check_token(param: &str, token: &str) -> Result<(), ArgvError> {
     if token.contains('\0') {
@@ -215,8 +234,17 @@ impl ArgvBuilder {
 
     /// `kind: flagifboolean`: `if_true` when the value is true, otherwise
     /// `if_false` — also when the value is absent, as chai does (U1).
-    pub fn flag_if_boolean(&mut self, value: Option<bool>, if_true: Option<&str>, if_false: Option<&str>) {
-        let chosen = if value == Some(true) { if_true } else { if_false };
+    pub fn flag_if_boolean(
+        &mut self,
+        value: Option<bool>,
+        if_true: Option<&str>,
+        if_false: Option<&str>,
+    ) {
+        let chosen = if value == Some(true) {
+            if_true
+        } else {
+            if_false
+        };
         if let Some(flag) = chosen {
             self.args.push(flag.to_owned());
         }
@@ -316,8 +344,12 @@ mod tests {
         b.positional("f", Some(&2.5_f64), false, None).unwrap();
         b.positional("w", Some(&10.0_f64), false, None).unwrap();
         b.positional("b", Some(&true), false, None).unwrap();
-        b.positional("j", Some(&serde_json::json!(7)), false, None).unwrap();
-        assert_eq!(b.argv(), ["bin", "sub", "text", "10", "2.5", "10", "true", "7"]);
+        b.positional("j", Some(&serde_json::json!(7)), false, None)
+            .unwrap();
+        assert_eq!(
+            b.argv(),
+            ["bin", "sub", "text", "10", "2.5", "10", "true", "7"]
+        );
     }
 
     #[test]
@@ -369,7 +401,8 @@ mod tests {
             Err(ArgvError::TooLong { len, .. }) if len == MAX_ARG_BYTES + 1
         ));
         let exact = "x".repeat(MAX_ARG_BYTES);
-        b.positional("q", Some(exact.as_str()), false, None).unwrap();
+        b.positional("q", Some(exact.as_str()), false, None)
+            .unwrap();
     }
 
     #[test]
@@ -419,7 +452,8 @@ mod tests {
         };
         b.flag("d", "date", Some("today"), false, Some(r.clone()))
             .unwrap();
-        b.flag::<str>("e", "e", None, false, Some(r.clone())).unwrap();
+        b.flag::<str>("e", "e", None, false, Some(r.clone()))
+            .unwrap();
         let inv = b.into_invocation("t");
         assert_eq!(inv.args, ["sub", "--date", "today"]);
         assert_eq!(inv.subcommand.as_deref(), Some("sub"));

@@ -1,0 +1,235 @@
+//! Generated types → tokens. Paths go through `::toolsmith` re-exports so that
+//! a user's crate needs no other dependency.
+
+use crate::ident::ident;
+use crate::types::{Field, Item, Ty};
+use proc_macro2::TokenStream;
+use quote::quote;
+use serde_json::Value;
+
+/// `::toolsmith::__private::serde_json`.
+pub fn json_path() -> TokenStream {
+    quote!(::toolsmith::__private::serde_json)
+}
+
+/// The hidden support module of the runtime.
+pub fn support() -> TokenStream {
+    quote!(::toolsmith::tool::__codegen)
+}
+
+/// `#[doc = "…"]` lines for a description.
+pub fn doc(text: Option<&str>) -> TokenStream {
+    match text {
+        Some(text) if !text.trim().is_empty() => {
+            let lines = text.lines().map(|l| format!(" {l}"));
+            quote!(#(#[doc = #lines])*)
+        }
+        _ => TokenStream::new(),
+    }
+}
+
+/// The Rust spelling of a type.
+pub fn ty_tokens(ty: &Ty) -> TokenStream {
+    let json = json_path();
+    match ty {
+        Ty::String => quote!(::std::string::String),
+        Ty::I64 => quote!(i64),
+        Ty::U64 => quote!(u64),
+        Ty::F64 => quote!(f64),
+        Ty::Bool => quote!(bool),
+        Ty::Value => quote!(#json::Value),
+        Ty::JsonMap => quote!(#json::Map<::std::string::String, #json::Value>),
+        Ty::Map(inner) => {
+            let inner = ty_tokens(inner);
+            quote!(::std::collections::BTreeMap<::std::string::String, #inner>)
+        }
+        Ty::Vec(inner) => {
+            let inner = ty_tokens(inner);
+            quote!(::std::vec::Vec<#inner>)
+        }
+        Ty::Named { name, .. } => {
+            let name = ident(name);
+            quote!(#name)
+        }
+        Ty::Boxed(inner) => {
+            let inner = ty_tokens(inner);
+            quote!(::std::boxed::Box<#inner>)
+        }
+    }
+}
+
+/// The field's type including `Option`.
+pub fn field_ty(field: &Field) -> TokenStream {
+    let ty = ty_tokens(&field.ty);
+    if field.optional {
+        quote!(::std::option::Option<#ty>)
+    } else {
+        ty
+    }
+}
+
+/// A literal for a default value that [`crate::types::default_fits`] accepted.
+fn default_expr(value: &Value, ty: &Ty, items: &[Item]) -> TokenStream {
+    match (ty, value) {
+        (Ty::String, Value::String(s)) => quote!(::std::string::String::from(#s)),
+        (Ty::Bool, Value::Bool(b)) => quote!(#b),
+        (Ty::I64, Value::Number(n)) => {
+            let v = n.as_i64().unwrap_or_default();
+            quote!(#v)
+        }
+        (Ty::U64, Value::Number(n)) => {
+            let v = n.as_u64().unwrap_or_default();
+            quote!(#v)
+        }
+        (Ty::F64, Value::Number(n)) => {
+            let v = n.as_f64().unwrap_or_default();
+            quote!(#v)
+        }
+        (Ty::Vec(inner), Value::Array(values)) => {
+            let values = values.iter().map(|v| default_expr(v, inner, items));
+            quote!(::std::vec![#(#values),*])
+        }
+        (Ty::Named { name, .. }, Value::String(s)) => {
+            let variant = items.iter().find_map(|i| match i {
+                Item::Enum {
+                    name: n, variants, ..
+                } if n == name => variants
+                    .iter()
+                    .find(|(_, w)| w == s)
+                    .map(|(v, _)| v.clone()),
+                _ => None,
+            });
+            let name = ident(name);
+            let variant = ident(&variant.unwrap_or_default());
+            quote!(#name::#variant)
+        }
+        _ => quote!(::std::default::Default::default()),
+    }
+}
+
+fn default_fn_name(field: &Field) -> String {
+    format!("__default_{}", field.name)
+}
+
+/// The tokens of one generated type (struct or enum) with its impls.
+pub fn item(item: &Item, items: &[Item], argv_values: bool) -> TokenStream {
+    let support = support();
+    match item {
+        Item::Struct {
+            name,
+            doc: text,
+            fields,
+            deny_unknown,
+        } => {
+            let name_ident = ident(name);
+            let docs = doc(text.as_deref());
+            let deny = deny_unknown.then(|| quote!(#[serde(deny_unknown_fields)]));
+            let field_tokens = fields.iter().map(|f| field(f, name));
+            let defaults: Vec<TokenStream> = fields
+                .iter()
+                .filter_map(|f| {
+                    let value = f.default.as_ref()?;
+                    let fn_name = ident(&default_fn_name(f));
+                    let ty = ty_tokens(&f.ty);
+                    let expr = default_expr(value, &f.ty, items);
+                    Some(quote! {
+                        #[doc(hidden)]
+                        pub fn #fn_name() -> #ty { #expr }
+                    })
+                })
+                .collect();
+            let default_impl =
+                (!defaults.is_empty()).then(|| quote!(impl #name_ident { #(#defaults)* }));
+            let not_scalar = argv_values.then(|| {
+                quote! {
+                    impl #support::ArgValue for #name_ident {
+                        fn arg_text(&self) -> ::std::option::Option<::std::string::String> { ::std::option::Option::None }
+                    }
+                }
+            });
+            quote! {
+                #docs
+                #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::cmp::PartialEq,
+                    ::toolsmith::__private::serde::Serialize, ::toolsmith::__private::serde::Deserialize)]
+                #[serde(crate = "::toolsmith::__private::serde")]
+                #deny
+                pub struct #name_ident { #(#field_tokens),* }
+                #default_impl
+                #not_scalar
+            }
+        }
+        Item::Enum {
+            name,
+            doc: text,
+            variants,
+        } => {
+            let name_ident = ident(name);
+            let docs = doc(text.as_deref());
+            let idents: Vec<_> = variants.iter().map(|(v, _)| ident(v)).collect();
+            let wires: Vec<&str> = variants.iter().map(|(_, w)| w.as_str()).collect();
+            let variant_docs = wires.iter().map(|w| format!(" `{w}`"));
+            let unknown = format!("unknown {name} value: {{}}");
+            quote! {
+                #docs
+                #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::marker::Copy, ::std::cmp::PartialEq,
+                    ::std::cmp::Eq, ::std::hash::Hash, ::std::cmp::PartialOrd, ::std::cmp::Ord,
+                    ::toolsmith::__private::serde::Serialize, ::toolsmith::__private::serde::Deserialize)]
+                #[serde(crate = "::toolsmith::__private::serde")]
+                pub enum #name_ident {
+                    #(#[doc = #variant_docs] #[serde(rename = #wires)] #idents),*
+                }
+                impl #name_ident {
+                    /// The wire value.
+                    pub fn as_str(&self) -> &'static str {
+                        match self { #(Self::#idents => #wires),* }
+                    }
+                }
+                impl ::std::fmt::Display for #name_ident {
+                    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        f.write_str(self.as_str())
+                    }
+                }
+                impl ::std::str::FromStr for #name_ident {
+                    type Err = ::std::string::String;
+                    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
+                        match s {
+                            #(#wires => ::std::result::Result::Ok(Self::#idents),)*
+                            _ => ::std::result::Result::Err(::std::format!(#unknown, s)),
+                        }
+                    }
+                }
+                impl #support::ArgValue for #name_ident {
+                    fn arg_text(&self) -> ::std::option::Option<::std::string::String> {
+                        ::std::option::Option::Some(::std::string::ToString::to_string(self.as_str()))
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn field(f: &Field, struct_name: &str) -> TokenStream {
+    let name = ident(&f.name);
+    let ty = field_ty(f);
+    let docs = doc(f.doc.as_deref());
+    let rename = (f.name != f.wire).then(|| {
+        let wire = &f.wire;
+        quote!(#[serde(rename = #wire)])
+    });
+    let serde = if let Some(_default) = &f.default {
+        let path = format!("{struct_name}::{}", default_fn_name(f));
+        quote!(#[serde(default = #path)])
+    } else if f.optional && f.skip_none {
+        quote!(#[serde(default, skip_serializing_if = "::std::option::Option::is_none")])
+    } else if f.optional {
+        quote!(#[serde(default)])
+    } else {
+        TokenStream::new()
+    };
+    quote! {
+        #docs
+        #rename
+        #serde
+        pub #name: #ty
+    }
+}
