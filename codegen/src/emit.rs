@@ -221,8 +221,6 @@ fn field(f: &Field, struct_name: &str) -> TokenStream {
         quote!(#[serde(default = #path)])
     } else if f.optional && f.skip_none {
         quote!(#[serde(default, skip_serializing_if = "::std::option::Option::is_none")])
-    } else if f.optional {
-        quote!(#[serde(default)])
     } else {
         TokenStream::new()
     };

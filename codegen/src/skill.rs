@@ -44,7 +44,7 @@ pub fn skill(skill: &Skill) -> Output {
             continue;
         }
         let mut space = TypeSpace::new(part, schema, &mut names, &mut issues);
-        space.root_struct(type_name, schema, "");
+        space.root_struct(type_name, schema, "", None);
         let items = std::mem::take(&mut space.items);
         for item in &items {
             tokens.extend(emit::item(item, &items, false));

@@ -50,7 +50,12 @@ pub fn tools(manifest: &Manifest) -> Output {
             continue;
         }
         let mut space = TypeSpace::new(i, &tool.parameters, &mut names, &mut issues);
-        space.root_struct(&args_name, &tool.parameters, "");
+        space.root_struct(
+            &args_name,
+            &tool.parameters,
+            "",
+            tool.description.as_deref(),
+        );
         let items = std::mem::take(&mut space.items);
         let chai = matches!(tool.execution, Execution::Chai(_));
         for item in &items {

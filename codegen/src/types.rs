@@ -223,18 +223,22 @@ impl<'a> TypeSpace<'a> {
     /// Generates the struct `name` for the object schema `schema` at `pointer`
     /// (the root struct of a tool or skill part; the caller claims the name). A schema that is not an
     /// object gives an empty struct and a warning.
-    pub fn root_struct(&mut self, name: &str, schema: &Value, pointer: &str) {
+    pub fn root_struct(&mut self, name: &str, schema: &Value, pointer: &str, doc: Option<&str>) {
         if !schema.is_object() || matches!(declared_type(schema).0, Some(t) if t != "object") {
             self.warn(pointer, "the parameter schema is not an object schema");
             self.items.push(Item::Struct {
                 name: name.to_owned(),
-                doc: None,
+                doc: doc.map(str::to_owned),
                 fields: Vec::new(),
                 deny_unknown: false,
             });
             return;
         }
         self.object_struct(name, schema, pointer);
+        if let (Some(doc), Some(Item::Struct { doc: d @ None, .. })) = (doc, self.items.first_mut())
+        {
+            *d = Some(doc.to_owned());
+        }
     }
 
     /// A struct from `properties` / `required` / `additionalProperties: false`.

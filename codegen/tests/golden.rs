@@ -1,0 +1,195 @@
+//! Golden generated code for a hand-built manifest that uses every argv kind
+//! and type rule. `runtime/tests/generated.rs` compiles and runs it.
+//! `UPDATE_SNAPSHOTS=1 cargo test -p toolsmith-codegen --test golden` rewrites it.
+
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use toolsmith_manifest::model::{
+    ArgKind, ArgMapping, ChaiExecution, CommandExecution, DescribeExecution, Dialect, Execution,
+    Manifest, ResolveCommand, Tool,
+};
+
+fn arg(param: &str, kind: ArgKind) -> ArgMapping {
+    ArgMapping {
+        param: param.into(),
+        kind,
+        flag: None,
+        flag_if_true: None,
+        flag_if_false: None,
+        normalize_newlines: false,
+        resolve_command: None,
+    }
+}
+
+fn chai(binary: &str, subcommand: &str, args: Vec<ArgMapping>) -> Execution {
+    Execution::Chai(ChaiExecution {
+        binary: binary.into(),
+        subcommand: subcommand.into(),
+        args,
+        skill_dir: PathBuf::from("/skills/notes"),
+    })
+}
+
+pub fn kitchen_sink() -> Manifest {
+    let search = Tool {
+        name: "notesmd_cli_search".into(),
+        description: Some("Search notes.\nReturns matching lines.".into()),
+        parameters: json!({
+            "type": "object",
+            "properties": {
+                "query": {"type": "string", "description": "What to look for."},
+                "limit": {"type": "integer", "minimum": 0},
+                "offset": {"type": "integer"},
+                "vault": {"type": "string"},
+                "overwrite": {"type": "boolean"},
+                "text": {"type": "string"},
+                "mode": {"type": "string", "enum": ["fast", "deep-scan", "2pass"]},
+                "date": {"type": "string"},
+                "score": {"type": "number"},
+                "tags": {"type": "array", "items": {"type": "string"}},
+                "recursive": {"type": "boolean", "default": true}
+            },
+            "required": ["query", "text"]
+        }),
+        execution: chai(
+            "notesmd-cli",
+            "search",
+            vec![
+                arg("query", ArgKind::Positional),
+                ArgMapping {
+                    normalize_newlines: true,
+                    ..arg("text", ArgKind::Positional)
+                },
+                arg("limit", ArgKind::Flag),
+                arg("offset", ArgKind::Flag),
+                ArgMapping {
+                    flag: Some("vault-name".into()),
+                    ..arg("vault", ArgKind::Flag)
+                },
+                ArgMapping {
+                    flag_if_true: Some("--overwrite".into()),
+                    flag_if_false: Some("--append".into()),
+                    ..arg("overwrite", ArgKind::FlagIfBoolean)
+                },
+                arg("mode", ArgKind::Flag),
+                ArgMapping {
+                    resolve_command: Some(ResolveCommand::Script {
+                        script: "resolve-date".into(),
+                        args: vec!["$param".into()],
+                    }),
+                    ..arg("date", ArgKind::Flag)
+                },
+                arg("score", ArgKind::Flag),
+                arg("tags", ArgKind::Flag),
+                ArgMapping {
+                    flag_if_true: Some("-r".into()),
+                    ..arg("recursive", ArgKind::FlagIfBoolean)
+                },
+                ArgMapping {
+                    flag_if_false: Some("--no-color".into()),
+                    ..arg("color", ArgKind::FlagIfBoolean)
+                },
+            ],
+        ),
+    };
+    let shapes = Tool {
+        name: "shapes-tool".into(),
+        description: None,
+        parameters: json!({
+            "type": "object",
+            "properties": {
+                "type": {"type": "string", "description": "A keyword as a field."},
+                "dryRun": {"type": "boolean"},
+                "filter": {
+                    "type": "object",
+                    "description": "A nested object.",
+                    "properties": {
+                        "field": {"type": "string"},
+                        "op": {"enum": ["eq", "ne"]}
+                    },
+                    "required": ["field"],
+                    "additionalProperties": false
+                },
+                "point": {"$ref": "#/$defs/point"},
+                "labels": {"type": "object", "additionalProperties": {"type": "integer"}},
+                "extra": {"type": "object"},
+                "anything": {},
+                "maybe": {"type": ["string", "null"]},
+                "choice": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+                "size": {"type": "integer", "default": 10},
+                "unit": {"type": "string", "enum": ["cm", "in"], "default": "cm"}
+            },
+            "required": ["type", "maybe"],
+            "additionalProperties": false,
+            "$defs": {
+                "point": {
+                    "type": "object",
+                    "properties": {"x": {"type": "number"}, "y": {"type": "number"}},
+                    "required": ["x", "y"]
+                }
+            }
+        }),
+        execution: chai("shapes", "draw", vec![arg("type", ArgKind::Positional)]),
+    };
+    let weather = Tool {
+        name: "get_weather".into(),
+        description: Some("Weather.".into()),
+        parameters: json!({
+            "type": "object",
+            "properties": {"city": {"type": "string"}},
+            "required": ["city"]
+        }),
+        execution: Execution::Command(CommandExecution {
+            command: vec!["./tools/bin/get_weather".into(), "--json".into()],
+            program: PathBuf::from("/repo/tools/bin/get_weather"),
+            timeout_sec: Some(7),
+            env_passthrough: vec!["TZ".into()],
+        }),
+    };
+    let disk = Tool {
+        name: "disk_usage".into(),
+        description: Some("Disk usage.".into()),
+        parameters: json!({"type": "object", "properties": {"path": {"type": "string"}}, "required": []}),
+        execution: Execution::Describe(DescribeExecution {
+            program: PathBuf::from("/repo/tools/disk_usage.sh"),
+        }),
+    };
+    Manifest {
+        dialect: Dialect::ChaiLegacy,
+        path: PathBuf::from("/repo/tools.json"),
+        inputs: Vec::new(),
+        tools: vec![search, shapes, weather, disk],
+        allowlist: BTreeMap::new(),
+    }
+}
+
+#[test]
+fn kitchen_sink_matches_golden() {
+    let out = toolsmith_codegen::tools::tools(&kitchen_sink());
+    let warnings: Vec<String> = out
+        .issues
+        .iter()
+        .map(|i| format!("{}: {:?}", i.rule.id, i.place))
+        .collect();
+    assert_eq!(
+        warnings,
+        [r#"codegen/unrepresentable: Schema { tool: 1, pointer: "/properties/choice" }"#],
+        "{:?}",
+        out.issues
+    );
+    let code = format!(
+        "// @generated by codegen/tests/golden.rs from a hand-built manifest; do not edit.\n{}",
+        toolsmith_codegen::format(out.tokens)
+    );
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/kitchen_sink.rs");
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&path, &code).unwrap();
+    }
+    let golden = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        golden == code,
+        "generated code changed; rerun with UPDATE_SNAPSHOTS=1 and review {}",
+        path.display()
+    );
+}

@@ -1,0 +1,282 @@
+//! Runs the code that the generator writes for a hand-built manifest
+//! (`codegen/tests/data/kitchen_sink.rs`, kept up to date by codegen's golden
+//! test): argv for every mapping kind and edge, invocations of the three
+//! dialects, call parsing and the provider definitions.
+
+mod sink {
+    include!("../../codegen/tests/data/kitchen_sink.rs");
+}
+
+use serde_json::json;
+use sink::*;
+use toolsmith::{ArgvError, CallError, Tool};
+
+fn search() -> NotesmdCliSearchArgs {
+    NotesmdCliSearchArgs {
+        query: "todo".into(),
+        limit: None,
+        offset: None,
+        vault: None,
+        overwrite: None,
+        text: "a".into(),
+        mode: None,
+        date: None,
+        score: None,
+        tags: None,
+        recursive: false,
+    }
+}
+
+#[test]
+fn argv_minimal_call_follows_the_execution_order() {
+    // Missing optional flags are left out; a missing flagifboolean gives flagIfFalse.
+    assert_eq!(
+        search().argv().unwrap(),
+        [
+            "notesmd-cli",
+            "search",
+            "todo",
+            "a",
+            "--append",
+            "--no-color"
+        ]
+    );
+}
+
+#[test]
+fn argv_every_flag() {
+    let args = NotesmdCliSearchArgs {
+        limit: Some(5),
+        offset: Some(-2),
+        vault: Some("work".into()),
+        overwrite: Some(true),
+        mode: Some(NotesmdCliSearchArgsMode::DeepScan),
+        date: Some("today".into()),
+        score: Some(2.5),
+        recursive: true,
+        ..search()
+    };
+    assert_eq!(
+        args.argv().unwrap(),
+        [
+            "notesmd-cli",
+            "search",
+            "todo",
+            "a",
+            "--limit",
+            "5",
+            "--offset",
+            "-2",
+            "--vault-name",
+            "work",
+            "--overwrite",
+            "--mode",
+            "deep-scan",
+            "--date",
+            "today",
+            "--score",
+            "2.5",
+            "-r",
+            "--no-color"
+        ]
+    );
+}
+
+#[test]
+fn argv_false_boolean_gives_flag_if_false() {
+    let args = NotesmdCliSearchArgs {
+        overwrite: Some(false),
+        ..search()
+    };
+    assert_eq!(
+        args.argv().unwrap(),
+        [
+            "notesmd-cli",
+            "search",
+            "todo",
+            "a",
+            "--append",
+            "--no-color"
+        ]
+    );
+}
+
+#[test]
+fn argv_normalizes_newlines_only_where_asked() {
+    let args = NotesmdCliSearchArgs {
+        query: r"x\ny".into(),
+        text: r"line1\nline2\tend".into(),
+        ..search()
+    };
+    let argv = args.argv().unwrap();
+    assert_eq!(argv[2], r"x\ny");
+    assert_eq!(argv[3], "line1\nline2\tend");
+}
+
+#[test]
+fn argv_refuses_leading_dash_nul_and_huge_values() {
+    let dash = NotesmdCliSearchArgs {
+        query: "--exec=rm".into(),
+        ..search()
+    };
+    assert_eq!(
+        dash.argv(),
+        Err(ArgvError::LeadingDash {
+            param: "query".into(),
+            value: "--exec=rm".into()
+        })
+    );
+    let nul = NotesmdCliSearchArgs {
+        vault: Some("a\0b".into()),
+        ..search()
+    };
+    assert_eq!(
+        nul.argv(),
+        Err(ArgvError::NulByte {
+            param: "vault".into()
+        })
+    );
+    let huge = NotesmdCliSearchArgs {
+        text: "x".repeat(toolsmith::tool::MAX_ARG_BYTES + 1),
+        ..search()
+    };
+    assert!(matches!(huge.argv(), Err(ArgvError::TooLong { .. })));
+    let array = NotesmdCliSearchArgs {
+        tags: Some(vec!["a".into()]),
+        ..search()
+    };
+    assert_eq!(
+        array.argv(),
+        Err(ArgvError::NotScalar {
+            param: "tags".into()
+        })
+    );
+}
+
+#[test]
+fn chai_invocation_carries_subcommand_and_resolvers() {
+    let args = NotesmdCliSearchArgs {
+        date: Some("today".into()),
+        ..search()
+    };
+    let inv = args.invocation().unwrap();
+    assert_eq!(inv.tool, "notesmd_cli_search");
+    assert_eq!(inv.program, "notesmd-cli");
+    assert_eq!(inv.subcommand.as_deref(), Some("search"));
+    assert_eq!(inv.args[0], "search");
+    assert_eq!(inv.stdin, None);
+    assert_eq!(inv.resolve.len(), 1);
+    assert_eq!(inv.args[inv.resolve[0].arg_index], "today");
+    assert_eq!(inv.resolve[0].param, "date");
+}
+
+#[test]
+fn agentcli_and_describe_invocations() {
+    let w = GetWeatherArgs {
+        city: "Oslo".into(),
+    };
+    assert_eq!(w.argv().unwrap(), ["./tools/bin/get_weather", "--json"]);
+    let inv = w.invocation().unwrap();
+    assert_eq!(inv.program, "/repo/tools/bin/get_weather");
+    assert_eq!(inv.args, ["--json"]);
+    assert_eq!(inv.stdin.as_deref(), Some(br#"{"city":"Oslo"}"#.as_slice()));
+    assert_eq!(inv.env_passthrough, ["TZ"]);
+    assert_eq!(inv.timeout, Some(std::time::Duration::from_secs(7)));
+    let d = DiskUsageArgs {
+        path: Some("/tmp".into()),
+    };
+    assert_eq!(
+        d.argv().unwrap(),
+        ["/repo/tools/disk_usage.sh", r#"{"path":"/tmp"}"#]
+    );
+    let d = DiskUsageArgs { path: None };
+    assert_eq!(d.argv().unwrap(), ["/repo/tools/disk_usage.sh", "{}"]);
+}
+
+#[test]
+fn types_follow_the_schema() {
+    let call = ToolCall::parse(
+        "shapes-tool",
+        r#"{"type":"circle","dryRun":true,"filter":{"field":"f","op":"ne"},"point":{"x":1,"y":2.5},
+            "labels":{"a":1},"extra":{"k":[1]},"anything":[null],"maybe":null,"choice":3}"#,
+    )
+    .unwrap();
+    let ToolCall::ShapesTool(args) = &call else {
+        panic!("wrong variant: {call:?}")
+    };
+    assert_eq!(args.type_, "circle");
+    assert_eq!(args.dry_run, Some(true));
+    assert_eq!(
+        args.filter.as_ref().unwrap().op,
+        Some(ShapesToolArgsFilterOp::Ne)
+    );
+    assert_eq!(args.point.as_ref().unwrap().y, 2.5);
+    assert_eq!(args.maybe, None);
+    assert_eq!(args.size, 10, "schema default");
+    assert_eq!(args.unit, ShapesToolArgsUnit::Cm, "schema default");
+    assert_eq!(call.name(), "shapes-tool");
+    assert_eq!(args.argv().unwrap(), ["shapes", "draw", "circle"]);
+    assert_eq!(
+        "cm".parse::<ShapesToolArgsUnit>(),
+        Ok(ShapesToolArgsUnit::Cm)
+    );
+    assert_eq!(ShapesToolArgsUnit::In.to_string(), "in");
+    assert!("mm".parse::<ShapesToolArgsUnit>().is_err());
+}
+
+#[test]
+fn parse_refuses_unknown_tools_and_lists_every_violation() {
+    assert_eq!(
+        ToolCall::parse("rm_rf", "{}"),
+        Err(CallError::UnknownTool("rm_rf".into()))
+    );
+    let err = ToolCall::parse(
+        "shapes-tool",
+        r#"{"type":1,"filter":{"op":"gt"},"bogus":true,"maybe":"x"}"#,
+    )
+    .unwrap_err();
+    let CallError::InvalidArguments { tool, violations } = err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(tool, "shapes-tool");
+    let pointers: Vec<&str> = violations.iter().map(|v| v.pointer.as_str()).collect();
+    for expected in ["/type", "/filter", "/filter/op", ""] {
+        assert!(
+            pointers.contains(&expected),
+            "{expected:?} not in {violations:?}"
+        );
+    }
+    assert!(matches!(
+        ToolCall::parse("get_weather", "{nope"),
+        Err(CallError::InvalidJson { .. })
+    ));
+}
+
+#[test]
+fn round_trip_keeps_the_instance() {
+    let instance = json!({"query": "q", "text": "t", "limit": 3, "mode": "2pass", "tags": ["x"], "recursive": false});
+    let call = ToolCall::parse("notesmd_cli_search", &instance.to_string()).unwrap();
+    assert_eq!(call.arguments(), instance);
+    let call: ToolCall = GetWeatherArgs { city: "x".into() }.into();
+    assert_eq!(call.arguments(), json!({"city": "x"}));
+    assert_eq!(call.invocation().unwrap().tool, "get_weather");
+}
+
+#[test]
+fn definitions_are_openai_function_tools() {
+    let defs = definitions();
+    let defs = defs.as_array().unwrap();
+    assert_eq!(defs.len(), 4);
+    assert_eq!(defs[0]["type"], "function");
+    assert_eq!(defs[0]["function"]["name"], "notesmd_cli_search");
+    assert_eq!(
+        defs[0]["function"]["description"],
+        "Search notes.\nReturns matching lines."
+    );
+    assert!(defs[1]["function"].get("description").is_none());
+    assert_eq!(
+        &defs[2]["function"]["parameters"],
+        GetWeatherArgs::parameters()
+    );
+    assert_eq!(NotesmdCliSearchArgs::NAME, "notesmd_cli_search");
+}
