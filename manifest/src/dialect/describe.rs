@@ -322,6 +322,11 @@ impl File<'_> {
             self.seen.insert(name.to_string(), self.display.to_string());
         }
         let stem = stem(self.path);
+        let file = self
+            .path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or(stem);
         if !catalog && !name_matches_stem(name, stem) {
             self.push(
                 Finding::new(
@@ -329,7 +334,7 @@ impl File<'_> {
                     at.span,
                     at.pointer.clone(),
                     format!(
-                        "tool name \"{name}\" does not match the file `{stem}`: shellclaw's dispatch_tool looks for `{name}` or `{name}.*`"
+                        "tool name \"{name}\" does not match the file name `{file}`: shellclaw's dispatch_tool looks for `{name}` or `{name}.*`"
                     ),
                 )
                 .with_help(format!("rename the executable to `{name}` (or `{name}.<ext>`), or describe it as \"{}\"", stem.split('.').next().unwrap_or(stem))),
