@@ -686,3 +686,118 @@ impl<'a> Checker<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(text: &str) -> (Document, Option<Manifest>) {
+        let mut doc = Document::from_text("tools.json", Path::new("/m/tools.json"), text);
+        doc.parse_json();
+        let manifest = check(&mut doc, &Options::default());
+        (doc, manifest)
+    }
+
+    fn first(text: &str) -> Option<String> {
+        let (doc, _) = run(text);
+        reference_error(&doc.diagnostics()).map(|d| d.message.clone())
+    }
+
+    #[test]
+    fn reference_order_is_decode_then_tool_index_then_rule() {
+        // The command comes first in the text, the env entry first in the reference's order.
+        assert_eq!(
+            first(r#"{"tools":[{"command":["echo"],"name":"a","envPassthrough":["1BAD"]},{"command":[]}]}"#).as_deref(),
+            Some(r#"tool[0] "a": envPassthrough[0]: invalid name "1BAD" (must match [A-Z_][A-Z0-9_]*)"#)
+        );
+        // Tool 0 before tool 1, whatever the rule.
+        assert_eq!(
+            first(r#"{"tools":[{"name":"a","command":["echo"]},{"command":["./tools/bin/b"]}]}"#)
+                .as_deref(),
+            Some(r#"tool[0] "a": relative command[0] must start with ./tools/bin/"#)
+        );
+        // A decoding error anywhere fails the whole file first.
+        assert_eq!(
+            first(r#"{"tools":[{"name":"a","command":["echo"]},{"name":"b","command":["./tools/bin/b"],"timeoutSec":1.5}]}"#).as_deref(),
+            Some("parse manifest: json: cannot unmarshal number 1.5 into Go struct field ToolSpec.tools.timeoutSec of type int")
+        );
+        // Warnings and toolsmith-only errors are never the reference's error.
+        assert_eq!(
+            first(
+                r#"{"tools":[{"name":"a","command":["/bin/a"],"schema":{"type":"strin"},"envPassthrough":["PATH"]}]}"#
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn collects_every_reference_error_not_only_the_first() {
+        let (doc, _) = run(
+            r#"{"tools":[{"command":[]},{"name":"x","command":["../x"]},{"name":"x","command":["./tools/bin/../x"]}]}"#,
+        );
+        let rules: Vec<&str> = doc
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+            .map(|f| f.rule.id)
+            .collect();
+        assert_eq!(
+            rules,
+            vec![
+                "agentcli/name-required",
+                "agentcli/command-empty",
+                "agentcli/command-parent",
+                "agentcli/duplicate-name",
+                "agentcli/command-escapes-bin",
+            ]
+        );
+    }
+
+    #[test]
+    fn builds_the_command_model() {
+        let (doc, manifest) = run(
+            r#"{"TOOLS":[{"name":"t","description":"","command":["./tools//bin/t","-v"],"timeoutSec":7,"envPassthrough":["tz"," TZ","oai_key"],"schema":{"type":"object","properties":{"a":{"type":"string"}}}},{"name":"u","command":["/usr/bin/u"],"timeoutSec":-3}]}"#,
+        );
+        assert!(!doc.has_errors(), "{:?}", doc.findings);
+        let manifest = manifest.expect("a model");
+        assert_eq!(manifest.dialect, Dialect::Agentcli);
+        let [t, u] = manifest.tools.as_slice() else {
+            panic!("two tools expected: {:?}", manifest.tools);
+        };
+        assert_eq!(t.description, None);
+        assert_eq!(t.parameters["properties"]["a"]["type"], "string");
+        let Execution::Command(c) = &t.execution else {
+            panic!("command execution expected");
+        };
+        assert_eq!(c.command, vec!["./tools//bin/t", "-v"]);
+        assert_eq!(c.program, PathBuf::from("/m/tools/bin/t"));
+        assert_eq!(c.timeout_sec, Some(7));
+        assert_eq!(c.env_passthrough, vec!["TZ", "OAI_KEY"]);
+        assert_eq!(u.parameters, json!({"type": "object", "properties": {}}));
+        let Execution::Command(c) = &u.execution else {
+            panic!("command execution expected");
+        };
+        assert_eq!(c.program, PathBuf::from("/usr/bin/u"));
+        assert_eq!(c.timeout_sec, None);
+    }
+
+    #[test]
+    fn tools_with_errors_are_left_out_of_the_model() {
+        let (_, manifest) = run(
+            r#"{"tools":[{"name":"ok","command":["./tools/bin/ok"]},{"name":"bad","command":["bad"]}]}"#,
+        );
+        let names: Vec<String> = manifest
+            .expect("a model")
+            .tools
+            .into_iter()
+            .map(|t| t.name)
+            .collect();
+        assert_eq!(names, vec!["ok"]);
+        let (doc, manifest) = run("[]");
+        assert!(manifest.is_none());
+        assert_eq!(
+            doc.findings[0].message,
+            "parse manifest: json: cannot unmarshal array into Go value of type tools.Manifest"
+        );
+    }
+}

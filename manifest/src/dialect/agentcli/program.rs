@@ -150,7 +150,11 @@ mod tests {
     #[test]
     fn more_cleaning_cases() {
         assert_eq!(check(".."), Program::Parent);
-        assert_eq!(check("./tools/bin/a/../../../x"), Program::Parent);
+        assert_eq!(check("./tools/bin/a/../../../../x"), Program::Parent);
+        assert_eq!(
+            check("./tools/bin/a/../../../x"),
+            Program::EscapesBin { norm: "x".into() }
+        );
         assert_eq!(
             check("tools/bin/../../tools/bin/x"),
             Program::Ok {
