@@ -35,36 +35,43 @@ pub struct SchemaCheck {
     pub allow_resolve: bool,
 }
 
+/// `schema/invalid` (error): the value is not a valid JSON Schema (draft 2020-12 meta-schema).
 pub static INVALID: Rule = Rule::error(
     "schema/invalid",
     "schema",
     "the value is not a valid JSON Schema (draft 2020-12 meta-schema)",
 );
+/// `schema/unresolved-ref` (error): a `$ref` does not resolve inside the schema (remote and file references are never fetched).
 pub static UNRESOLVED_REF: Rule = Rule::error(
     "schema/unresolved-ref",
     "schema",
     "a `$ref` does not resolve inside the schema (remote and file references are never fetched)",
 );
+/// `schema/required-not-in-properties` (error): a name listed in `required` is not declared in `properties`.
 pub static REQUIRED_NOT_IN_PROPERTIES: Rule = Rule::error(
     "schema/required-not-in-properties",
     "schema",
     "a name listed in `required` is not declared in `properties`",
 );
+/// `schema/root-not-object` (error): tool parameters must be an object schema (`"type": "object"` at the root).
 pub static ROOT_NOT_OBJECT: Rule = Rule::error(
     "schema/root-not-object",
     "schema",
     "tool parameters must be an object schema (`\"type\": \"object\"` at the root)",
 );
+/// `schema/resolve-invalid` (error): `$resolve` must be a dotted path string such as `nonlocals.gateway.sendSchema`.
 pub static RESOLVE_INVALID: Rule = Rule::error(
     "schema/resolve-invalid",
     "schema",
     "`$resolve` must be a dotted path string such as `nonlocals.gateway.sendSchema`",
 );
+/// `schema/resolve-ignored` (warning): `$resolve` has no effect here: only the root of a JS-framework `params`/`returns` schema is resolved.
 pub static RESOLVE_IGNORED: Rule = Rule::warning(
     "schema/resolve-ignored",
     "schema",
     "`$resolve` has no effect here: only the root of a JS-framework `params`/`returns` schema is resolved",
 );
+/// `schema/unknown-format` (warning): `format` names no format of draft 2020-12; validators ignore it.
 pub static UNKNOWN_FORMAT: Rule = Rule::warning(
     "schema/unknown-format",
     "schema",

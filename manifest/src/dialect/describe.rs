@@ -25,33 +25,43 @@ use crate::tree::Node;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
+/// `describe/not-an-object` (error): `--describe` output must be a JSON object (or a catalog array of objects).
 pub static NOT_AN_OBJECT: Rule = Rule::error(
     "describe/not-an-object",
     "describe",
     "`--describe` output must be a JSON object (or a catalog array of objects)",
 );
+/// `describe/missing-field` (error): `name`, `description` and `parameters` are required (shellclaw skips the tool otherwise).
 pub static MISSING_FIELD: Rule = Rule::error(
     "describe/missing-field",
     "describe",
     "`name`, `description` and `parameters` are required (shellclaw skips the tool otherwise)",
 );
+/// `describe/wrong-type` (error): `name` and `description` are strings, `parameters` an object schema, a catalog `path` a string.
 pub static WRONG_TYPE: Rule = Rule::error(
     "describe/wrong-type",
     "describe",
     "`name` and `description` are strings, `parameters` an object schema, a catalog `path` a string",
 );
-pub static EMPTY_NAME: Rule =
-    Rule::error("describe/empty-name", "describe", "a tool name is empty");
+/// `describe/empty-name` (error): a tool name is empty or only whitespace.
+pub static EMPTY_NAME: Rule = Rule::error(
+    "describe/empty-name",
+    "describe",
+    "a tool name is empty or only whitespace",
+);
+/// `describe/duplicate-name` (error): two describe files (or catalog entries) of one directory declare the same tool name.
 pub static DUPLICATE_NAME: Rule = Rule::error(
     "describe/duplicate-name",
     "describe",
     "two describe files (or catalog entries) of one directory declare the same tool name",
 );
+/// `describe/name-not-stem` (warning): the described name is not the file's stem, so shellclaw's `dispatch_tool NAME` will not find the executable.
 pub static NAME_NOT_STEM: Rule = Rule::warning(
     "describe/name-not-stem",
     "describe",
     "the described name is not the file's stem, so shellclaw's `dispatch_tool NAME` will not find the executable",
 );
+/// `describe/unknown-key` (warning): a key other than `name`, `description`, `parameters` (and `path` in a catalog) is ignored.
 pub static UNKNOWN_KEY: Rule = Rule::warning(
     "describe/unknown-key",
     "describe",
@@ -352,5 +362,91 @@ impl File<'_> {
             (true, None) => dir.join(name),
         };
         std::path::absolute(&program).unwrap_or(program)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(path: &str, text: &str) -> Document {
+        let mut d = Document::from_text(path, Path::new(path), text);
+        d.parse_json();
+        d
+    }
+
+    const PARAMS: &str = r#""parameters": {"type": "object", "properties": {}}"#;
+
+    #[test]
+    fn one_manifest_per_directory_with_the_program_of_each_tool() {
+        let mut docs = vec![
+            doc(
+                "/d/get_weather.sh.describe.json",
+                &format!(r#"{{"name": "get_weather", "description": "w", {PARAMS}}}"#),
+            ),
+            doc(
+                "/d/catalog.describe.json",
+                &format!(
+                    r#"[{{"name": "a", "description": "a", {PARAMS}, "path": "bin/a.py"}}, {{"name": "b", "description": "b", {PARAMS}}}]"#
+                ),
+            ),
+        ];
+        let m = check(&mut docs, &Options::default()).expect("a manifest");
+        assert!(
+            docs.iter().all(|d| d.findings.is_empty()),
+            "{:?}",
+            docs[0].findings
+        );
+        assert_eq!(m.dialect, Dialect::Describe);
+        assert_eq!(m.path, PathBuf::from("/d"));
+        let programs: Vec<(String, PathBuf)> = m
+            .tools
+            .iter()
+            .map(|t| match &t.execution {
+                Execution::Describe(d) => (t.name.clone(), d.program.clone()),
+                other => panic!("describe execution expected, got {other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            programs,
+            vec![
+                ("get_weather".into(), PathBuf::from("/d/get_weather.sh")),
+                ("a".into(), PathBuf::from("/d/bin/a.py")),
+                ("b".into(), PathBuf::from("/d/b")),
+            ]
+        );
+    }
+
+    #[test]
+    fn duplicates_across_files_and_stem_mismatches() {
+        let mut docs = vec![
+            doc(
+                "/d/x.describe.json",
+                &format!(r#"{{"name": "x", "description": "x", {PARAMS}}}"#),
+            ),
+            doc(
+                "/d/y.describe.json",
+                &format!(r#"{{"name": "x", "description": "x", {PARAMS}}}"#),
+            ),
+        ];
+        let m = check(&mut docs, &Options::default()).expect("a manifest");
+        assert!(docs[0].findings.is_empty());
+        let rules: Vec<&str> = docs[1].findings.iter().map(|f| f.rule.id).collect();
+        assert_eq!(
+            rules,
+            vec!["describe/duplicate-name", "describe/name-not-stem"]
+        );
+        assert_eq!(
+            docs[1].findings[0].message,
+            "duplicate tool name \"x\": /d/x.describe.json already describes it"
+        );
+        // The duplicate is an error: only the first tool is in the model.
+        assert_eq!(m.tools.len(), 1);
+    }
+
+    #[test]
+    fn nothing_parsed_means_no_manifest() {
+        let mut docs = vec![doc("/d/z.describe.json", "{")];
+        assert!(check(&mut docs, &Options::default()).is_none());
     }
 }

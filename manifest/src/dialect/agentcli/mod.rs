@@ -28,101 +28,121 @@ use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
+/// `agentcli/decode` (error): a value has a JSON type goagent's Go structs cannot hold (`parse manifest: json: cannot unmarshal …`).
 pub static DECODE: Rule = Rule::error(
     "agentcli/decode",
     "agentcli",
     "a value has a JSON type goagent's Go structs cannot hold (`parse manifest: json: cannot unmarshal …`)",
 );
+/// `agentcli/name-required` (error): every tool needs a non-empty `name`.
 pub static NAME_REQUIRED: Rule = Rule::error(
     "agentcli/name-required",
     "agentcli",
     "every tool needs a non-empty `name`",
 );
+/// `agentcli/duplicate-name` (error): tool names must be unique (case-sensitive).
 pub static DUPLICATE_NAME: Rule = Rule::error(
     "agentcli/duplicate-name",
     "agentcli",
     "tool names must be unique (case-sensitive)",
 );
+/// `agentcli/command-empty` (error): `command` needs at least the program.
 pub static COMMAND_EMPTY: Rule = Rule::error(
     "agentcli/command-empty",
     "agentcli",
     "`command` needs at least the program",
 );
+/// `agentcli/env-empty` (error): an `envPassthrough` entry is empty after trimming.
 pub static ENV_EMPTY: Rule = Rule::error(
     "agentcli/env-empty",
     "agentcli",
     "an `envPassthrough` entry is empty after trimming",
 );
+/// `agentcli/env-invalid` (error): an `envPassthrough` entry is not an environment variable name (`[A-Z_][A-Z0-9_]*` after upper-casing).
 pub static ENV_INVALID: Rule = Rule::error(
     "agentcli/env-invalid",
     "agentcli",
     "an `envPassthrough` entry is not an environment variable name (`[A-Z_][A-Z0-9_]*` after upper-casing)",
 );
+/// `agentcli/command-parent` (error): a relative `command[0]` starts with `..` after cleaning.
 pub static COMMAND_PARENT: Rule = Rule::error(
     "agentcli/command-parent",
     "agentcli",
     "a relative `command[0]` starts with `..` after cleaning",
 );
+/// `agentcli/command-escapes-bin` (error): a `command[0]` written under ./tools/bin leaves it after cleaning.
 pub static COMMAND_ESCAPES_BIN: Rule = Rule::error(
     "agentcli/command-escapes-bin",
     "agentcli",
     "a `command[0]` written under ./tools/bin leaves it after cleaning",
 );
+/// `agentcli/command-not-in-bin` (error): a relative `command[0]` must start with ./tools/bin/.
 pub static COMMAND_NOT_IN_BIN: Rule = Rule::error(
     "agentcli/command-not-in-bin",
     "agentcli",
     "a relative `command[0]` must start with ./tools/bin/",
 );
+/// `agentcli/command-resolve` (error): `command[0]` cannot be made absolute.
 pub static COMMAND_RESOLVE: Rule = Rule::error(
     "agentcli/command-resolve",
     "agentcli",
     "`command[0]` cannot be made absolute",
 );
+/// `agentcli/absolute-command` (warning): an absolute `command[0]` is accepted by goagent (meant for tests) but ties the manifest to one machine.
 pub static ABSOLUTE_COMMAND: Rule = Rule::warning(
     "agentcli/absolute-command",
     "agentcli",
     "an absolute `command[0]` is accepted by goagent (meant for tests) but ties the manifest to one machine",
 );
+/// `agentcli/unknown-key` (warning): a key goagent does not know is silently ignored.
 pub static UNKNOWN_KEY: Rule = Rule::warning(
     "agentcli/unknown-key",
     "agentcli",
     "a key goagent does not know is silently ignored",
 );
+/// `agentcli/key-case` (warning): a key matches a field only case-insensitively (Go accepts it, other readers may not).
 pub static KEY_CASE: Rule = Rule::warning(
     "agentcli/key-case",
     "agentcli",
     "a key matches a field only case-insensitively (Go accepts it, other readers may not)",
 );
+/// `agentcli/name-whitespace` (warning): a tool name is only whitespace (goagent accepts it).
 pub static NAME_WHITESPACE: Rule = Rule::warning(
     "agentcli/name-whitespace",
     "agentcli",
     "a tool name is only whitespace (goagent accepts it)",
 );
+/// `agentcli/schema-missing` (warning): a tool has no `schema` (or `null`); toolsmith exports `{"type":"object","properties":{}}`.
 pub static SCHEMA_MISSING: Rule = Rule::warning(
     "agentcli/schema-missing",
     "agentcli",
     "a tool has no `schema` (or `null`); toolsmith exports `{\"type\":\"object\",\"properties\":{}}`",
 );
+/// `agentcli/timeout-negative` (warning): a negative `timeoutSec` silently means the default timeout.
 pub static TIMEOUT_NEGATIVE: Rule = Rule::warning(
     "agentcli/timeout-negative",
     "agentcli",
     "a negative `timeoutSec` silently means the default timeout",
 );
+/// `agentcli/env-duplicate` (warning): an `envPassthrough` entry repeats an earlier one after normalization.
 pub static ENV_DUPLICATE: Rule = Rule::warning(
     "agentcli/env-duplicate",
     "agentcli",
     "an `envPassthrough` entry repeats an earlier one after normalization",
 );
+/// `agentcli/env-denied` (error): `envPassthrough` names a variable toolsmith never passes to a tool (PATH, IFS, LD_*, DYLD_*, BASH_ENV, ENV, PROMPT_COMMAND).
 pub static ENV_DENIED: Rule = Rule::error(
     "agentcli/env-denied",
     "agentcli",
     "`envPassthrough` names a variable toolsmith never passes to a tool (PATH, IFS, LD_*, DYLD_*, BASH_ENV, ENV, PROMPT_COMMAND)",
 );
+/// `agentcli/env-risky` (warning): `envPassthrough` names a variable that changes how shell scripts run (SHELLOPTS, BASHOPTS, PS4).
 pub static ENV_RISKY: Rule = Rule::warning(
     "agentcli/env-risky",
     "agentcli",
     "`envPassthrough` names a variable that changes how shell scripts run (SHELLOPTS, BASHOPTS, PS4)",
 );
+/// `agentcli/no-tools` (warning): the manifest declares no tools.
 pub static NO_TOOLS: Rule = Rule::warning(
     "agentcli/no-tools",
     "agentcli",
