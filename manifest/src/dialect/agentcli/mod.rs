@@ -352,6 +352,7 @@ impl<'a> Checker<'a> {
         let fields = self.fields(root, &["tools"], "the manifest");
         let mut elements: &[Node] = &[];
         let mut tools_node = None;
+        let mut broken = false;
         for m in fields
             .first()
             .map(|f| f.members.as_slice())
@@ -360,9 +361,11 @@ impl<'a> Checker<'a> {
             if self.decode(&m.value, GoType::ToolSpecSlice, Some(("Manifest", "tools"))) {
                 elements = m.value.as_array().unwrap_or_default();
                 tools_node = Some(&m.value);
+            } else {
+                broken = true;
             }
         }
-        if elements.is_empty() {
+        if elements.is_empty() && !broken {
             let (span, pointer) =
                 tools_node.map_or((root.span, String::new()), |n| (n.span, n.pointer.clone()));
             self.push(Finding::new(
