@@ -1,0 +1,242 @@
+//! Execution specs (`execution[]`) and the cross-checks between tools,
+//! execution specs and the allowlist, with `chai skill validate`'s messages.
+
+use super::Version;
+use super::allowlist::Allowlist;
+use super::args::{self, Context, Mapped};
+use super::fields::show;
+use super::resolver;
+use super::tools::ToolInfo;
+use crate::diagnostic::Finding;
+use crate::model::ChaiExecution;
+use crate::rules::Rule;
+use crate::tree::Node;
+use std::path::Path;
+
+pub static MISSING_EXECUTION: Rule = Rule::error(
+    "chai/missing-execution",
+    "chai",
+    "a tool has no execution spec (it is advertised, but every call fails with `unknown tool`)",
+);
+pub static UNKNOWN_TOOL: Rule = Rule::error(
+    "chai/unknown-tool",
+    "chai",
+    "an execution spec names a tool that `tools` does not declare (it can never be called)",
+);
+pub static DUPLICATE_EXECUTION: Rule = Rule::error(
+    "chai/duplicate-execution",
+    "chai",
+    "two execution specs run the same tool (chai keeps the last; v0.5 needs `paramCondition` to choose)",
+);
+pub static BINARY_WRAPPER_EMPTY: Rule = Rule::error(
+    "chai/binary-wrapper-empty",
+    "chai",
+    "a v0.5 `binaryWrapper` is an empty array",
+);
+
+/// One execution spec as checked.
+#[derive(Debug, Clone)]
+pub struct SpecInfo {
+    /// `tool`, when it is a string.
+    pub tool: Option<String>,
+    /// v0.5: the spec has a `paramCondition` (it is not the tool's default spec).
+    pub conditional: bool,
+    /// The spec for the model; `None` when unusable or not expressible.
+    pub execution: Option<ChaiExecution>,
+}
+
+/// The tools and allowlist the execution specs are checked against; `None`
+/// when that part is missing or unusable (its problem is reported elsewhere,
+/// and the cross-checks against it are skipped rather than repeated).
+#[derive(Debug, Clone, Copy)]
+pub struct Targets<'a> {
+    /// Declared tools.
+    pub tools: Option<&'a [ToolInfo]>,
+    /// The allowlist.
+    pub allowlist: Option<&'a Allowlist>,
+}
+
+/// Checks the execution specs (keys and types are checked by `fields`).
+pub fn check(
+    items: &[Node],
+    version: Version,
+    targets: Targets<'_>,
+    skill_dir: &Path,
+    findings: &mut Vec<Finding>,
+) -> Vec<SpecInfo> {
+    let mut specs: Vec<SpecInfo> = Vec::new();
+    let mut first_of: Vec<(String, usize, bool)> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let label = format!("execution[{i}]");
+        if item.as_object().is_none() {
+            specs.push(SpecInfo {
+                tool: None,
+                conditional: false,
+                execution: None,
+            });
+            continue;
+        }
+        let tool_node = item.get("tool").filter(|t| t.as_str().is_some());
+        let tool_name = tool_node.and_then(Node::as_str);
+        let tool = tool_name.and_then(|n| targets.tools?.iter().find(|t| t.name == n));
+        if let (Some(node), Some(name), Some(tools), None) =
+            (tool_node, tool_name, targets.tools, tool)
+        {
+            findings.push(unknown_tool(node, name, &label, tools));
+        }
+        let conditional =
+            version == Version::V05 && item.get("paramCondition").is_some_and(|p| !p.is_null());
+        if let (Some(node), Some(name)) = (tool_node, tool_name) {
+            match first_of
+                .iter()
+                .find(|(n, _, c)| n == name && (version == Version::Legacy || (!c && !conditional)))
+            {
+                Some((_, first, _)) => {
+                    findings.push(duplicate(node, name, &label, *first, version))
+                }
+                None => first_of.push((name.to_string(), i, conditional)),
+            }
+        }
+        let binary = item.get("binary");
+        let subcommand = item.get("subcommand");
+        if let (Some(b), Some(allowlist)) = (binary, targets.allowlist) {
+            allowlist.check_pair(b, subcommand, &label, findings);
+        }
+        if version == Version::V05 {
+            if let Some(w) = item.get("binaryWrapper")
+                && w.as_array().is_some_and(<[Node]>::is_empty)
+            {
+                findings.push(Finding::new(
+                    &BINARY_WRAPPER_EMPTY,
+                    w.span,
+                    w.pointer.clone(),
+                    format!("{label}: binaryWrapper must be a non-empty array"),
+                ));
+            }
+            if let Some(p) = item.get("postProcess") {
+                resolver::check(
+                    p,
+                    &format!("{label}.postProcess"),
+                    targets.allowlist,
+                    findings,
+                );
+            }
+        }
+        let cx = Context {
+            version,
+            tool,
+            allowlist: targets.allowlist,
+            binary,
+        };
+        let mut mappings = Vec::new();
+        let mut usable = true;
+        let mut reported = false;
+        for (j, arg) in item
+            .get("args")
+            .and_then(Node::as_array)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            match args::check(arg, &format!("{label}.args[{j}]"), &cx, findings) {
+                Mapped::Arg(m) => mappings.push(m),
+                Mapped::Broken => usable = false,
+                Mapped::Unsupported => {
+                    usable = false;
+                    if let (false, Some(kind)) = (reported, arg.get("kind")) {
+                        findings.push(args::kind_unsupported(kind, tool));
+                        reported = true;
+                    }
+                }
+            }
+        }
+        let execution = match (
+            binary.and_then(Node::as_str),
+            subcommand.and_then(Node::as_str),
+        ) {
+            (Some(b), Some(s)) if usable => Some(ChaiExecution {
+                binary: b.to_string(),
+                subcommand: s.to_string(),
+                args: mappings,
+                skill_dir: skill_dir.to_path_buf(),
+            }),
+            _ => None,
+        };
+        specs.push(SpecInfo {
+            tool: tool_name.map(str::to_string),
+            conditional,
+            execution,
+        });
+    }
+    specs
+}
+
+/// Reports every tool without an execution spec (`tools` holds the tool nodes
+/// for positions). Only called when the execution specs are usable.
+pub fn check_coverage(
+    tool_items: &[Node],
+    tools: &[ToolInfo],
+    specs: &[SpecInfo],
+    findings: &mut Vec<Finding>,
+) {
+    for tool in tools {
+        if tools.iter().find(|t| t.name == tool.name).map(|t| t.index) != Some(tool.index) {
+            continue;
+        }
+        if specs
+            .iter()
+            .any(|s| s.tool.as_deref() == Some(tool.name.as_str()))
+        {
+            continue;
+        }
+        let Some(name) = tool_items.get(tool.index).and_then(|t| t.get("name")) else {
+            continue;
+        };
+        findings.push(
+            Finding::new(
+                &MISSING_EXECUTION,
+                name.span,
+                name.pointer.clone(),
+                format!("tool {} has no execution spec", show(&tool.name)),
+            )
+            .with_help(format!(
+                "add an execution spec with \"tool\": {}, or remove the tool",
+                show(&tool.name)
+            )),
+        );
+    }
+}
+
+fn unknown_tool(node: &Node, name: &str, label: &str, tools: &[ToolInfo]) -> Finding {
+    let f = Finding::new(
+        &UNKNOWN_TOOL,
+        node.span,
+        node.pointer.clone(),
+        format!("{label}: tool {} not in tools", show(name)),
+    );
+    match super::fields::suggest(name, tools.iter().map(|t| t.name.as_str())) {
+        Some(s) => f.with_help(format!("did you mean {}?", show(s))),
+        None => f.with_help(format!(
+            "declare a tool named {} in tools, or remove this execution spec",
+            show(name)
+        )),
+    }
+}
+
+fn duplicate(node: &Node, name: &str, label: &str, first: usize, version: Version) -> Finding {
+    let help = match version {
+        Version::Legacy => format!(
+            "execution[{first}] runs the same tool; chai silently keeps only the last spec: remove one"
+        ),
+        Version::V05 => format!(
+            "execution[{first}] runs the same tool; give all but one spec a `paramCondition` so chai can choose"
+        ),
+    };
+    Finding::new(
+        &DUPLICATE_EXECUTION,
+        node.span,
+        node.pointer.clone(),
+        format!("{label}: duplicate execution spec for tool {}", show(name)),
+    )
+    .with_help(help)
+}
