@@ -120,7 +120,7 @@ pub fn check(node: &Node, label: &str, cx: &Context<'_>, findings: &mut Vec<Find
         findings.push(unknown_kind(k, kind, kinds, cx.version));
     }
     let param = string(node, "param");
-    if node.get("param").is_none() && kind != "literal" {
+    if node.get("param").is_none() && known && kind != "literal" {
         let f = missing(node, "param", cx.version, label);
         findings.push(match cx.version {
             Version::Legacy => f,
