@@ -120,7 +120,12 @@ pub fn check(node: &Node, label: &str, cx: &Context<'_>, findings: &mut Vec<Find
         findings.push(unknown_kind(k, kind, kinds, cx.version));
     }
     let param = string(node, "param");
-    if node.get("param").is_none() && known && kind != "literal" {
+    // Legacy serde requires `param` whatever the kind; v0.5 for every known kind but `literal`.
+    let needs_param = match cx.version {
+        Version::Legacy => true,
+        Version::V05 => known && kind != "literal",
+    };
+    if node.get("param").is_none() && needs_param {
         let f = missing(node, "param", cx.version, label);
         findings.push(match cx.version {
             Version::Legacy => f,

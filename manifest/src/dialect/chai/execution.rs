@@ -39,7 +39,7 @@ pub static BINARY_WRAPPER_EMPTY: Rule = Rule::error(
 pub struct SpecInfo {
     /// `tool`, when it is a string.
     pub tool: Option<String>,
-    /// v0.5: the spec has a `paramCondition` (it is not the tool's default spec).
+    /// The spec has a `paramCondition` or `condition` (v0.5): it is not the tool's default spec.
     pub conditional: bool,
     /// The spec for the model; `None` when unusable or not expressible.
     pub execution: Option<ChaiExecution>,
@@ -84,12 +84,16 @@ pub fn check(
         {
             findings.push(unknown_tool(node, name, &label, tools));
         }
-        let conditional =
-            version == Version::V05 && item.get("paramCondition").is_some_and(|p| !p.is_null());
+        // v0.5 chooses between specs of one tool by `paramCondition` (per
+        // call) or `condition` (per installed binaries); in a legacy file
+        // these keys are already unknown-field errors.
+        let conditional = ["paramCondition", "condition"]
+            .iter()
+            .any(|k| item.get(k).is_some_and(|p| !p.is_null()));
         if let (Some(node), Some(name)) = (tool_node, tool_name) {
             match first_of
                 .iter()
-                .find(|(n, _, c)| n == name && (version == Version::Legacy || (!c && !conditional)))
+                .find(|(n, _, c)| n == name && !c && !conditional)
             {
                 Some((_, first, _)) => {
                     findings.push(duplicate(node, name, &label, *first, version))
@@ -229,7 +233,7 @@ fn duplicate(node: &Node, name: &str, label: &str, first: usize, version: Versio
             "execution[{first}] runs the same tool; chai silently keeps only the last spec: remove one"
         ),
         Version::V05 => format!(
-            "execution[{first}] runs the same tool; give all but one spec a `paramCondition` so chai can choose"
+            "execution[{first}] runs the same tool; give all but one spec a `paramCondition` (or each a `condition`) so chai can choose"
         ),
     };
     Finding::new(

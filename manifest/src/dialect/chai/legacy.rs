@@ -13,9 +13,7 @@ use crate::tree::Node;
 /// far as it goes); `None` when the root is not an object.
 pub fn check(doc: &mut Document) -> Option<Manifest> {
     let root = doc.root.as_ref()?;
-    if root.as_object().is_none() {
-        return None;
-    }
+    root.as_object()?;
     let mut findings: Vec<Finding> = Vec::new();
     fields::check_object(root, fields::ROOT, Version::Legacy, "", &mut findings);
     for key in ["tools", "allowlist", "execution"] {

@@ -63,8 +63,8 @@ fn missing_file(root: &Node, name: &str) -> Finding {
 /// when `tools.json` has no array root.
 pub fn check(
     tools_doc: &mut Document,
-    mut allowlist_doc: Option<&mut Document>,
-    mut execution_doc: Option<&mut Document>,
+    allowlist_doc: Option<&mut Document>,
+    execution_doc: Option<&mut Document>,
 ) -> Option<Manifest> {
     let mut tool_findings = Vec::new();
     let mut allow_findings = Vec::new();
@@ -139,10 +139,10 @@ pub fn check(
         &allowlist.unwrap_or_default(),
     );
     tools_doc.findings.extend(tool_findings);
-    if let Some(doc) = allowlist_doc.as_deref_mut() {
+    if let Some(doc) = allowlist_doc {
         doc.findings.extend(allow_findings);
     }
-    if let Some(doc) = execution_doc.as_deref_mut() {
+    if let Some(doc) = execution_doc {
         doc.findings.extend(exec_findings);
     }
     Some(manifest)
