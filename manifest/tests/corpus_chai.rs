@@ -228,6 +228,16 @@ fn chai_corpus_agrees_with_the_reference_verdicts() {
             notes.push(format!("{file}: beyond the reference: {d}"));
         }
     }
+    let mut warnings: BTreeMap<&str, usize> = BTreeMap::new();
+    for d in per_file.values().flatten() {
+        if d.severity == Severity::Warning {
+            if std::env::var_os("SHOW_WARNINGS").is_some() && d.rule != "chai/kind-unsupported" {
+                eprintln!("{d}");
+            }
+            *warnings.entry(d.rule).or_default() += 1;
+        }
+    }
+    eprintln!("warnings by rule: {warnings:?}");
     for n in &notes {
         eprintln!("{n}");
     }

@@ -79,6 +79,8 @@ pub struct Context<'a> {
     pub allowlist: Option<&'a Allowlist>,
     /// The execution spec's `binary`.
     pub binary: Option<&'a Node>,
+    /// v0.5 `paramCondition.present`: parameters the spec only runs with.
+    pub present: &'a [Node],
 }
 
 /// The outcome of checking one mapping.
@@ -150,7 +152,9 @@ pub fn check(node: &Node, label: &str, cx: &Context<'_>, findings: &mut Vec<Find
                         findings.push(absent_is_false(fnode, pname, flag, label, cx.version));
                     }
                 }
-                if kind == "positional" && !required && !optional && !absent_default {
+                let guaranteed = cx.present.iter().any(|n| n.as_str() == Some(pname));
+                if kind == "positional" && !required && !optional && !absent_default && !guaranteed
+                {
                     findings.push(positional_optional(pnode, pname, label, cx.version));
                 }
             }
@@ -212,6 +216,7 @@ pub fn check(node: &Node, label: &str, cx: &Context<'_>, findings: &mut Vec<Find
         resolver::check(
             r,
             &format!("{label}.resolveCommand"),
+            cx.version,
             cx.allowlist,
             findings,
         )
@@ -220,6 +225,7 @@ pub fn check(node: &Node, label: &str, cx: &Context<'_>, findings: &mut Vec<Find
         resolver::check(
             deny,
             &format!("{label}.denyResolveCommand"),
+            cx.version,
             cx.allowlist,
             findings,
         );

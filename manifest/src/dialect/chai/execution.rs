@@ -10,7 +10,7 @@ use super::tools::ToolInfo;
 use crate::diagnostic::Finding;
 use crate::model::ChaiExecution;
 use crate::rules::Rule;
-use crate::tree::Node;
+use crate::tree::{Kind, Node};
 use std::path::Path;
 
 pub static MISSING_EXECUTION: Rule = Rule::error(
@@ -28,6 +28,11 @@ pub static DUPLICATE_EXECUTION: Rule = Rule::error(
     "chai",
     "two execution specs run the same tool (chai keeps the last; v0.5 needs `paramCondition` to choose)",
 );
+pub static PARAM_NOT_MAPPED: Rule = Rule::warning(
+    "chai/param-not-mapped",
+    "chai",
+    "a parameter of a tool's schema is used by none of its execution specs; chai silently ignores it",
+);
 pub static BINARY_WRAPPER_EMPTY: Rule = Rule::error(
     "chai/binary-wrapper-empty",
     "chai",
@@ -43,6 +48,32 @@ pub struct SpecInfo {
     pub conditional: bool,
     /// The spec for the model; `None` when unusable or not expressible.
     pub execution: Option<ChaiExecution>,
+    /// The parameter names the spec reads (mappings, `$name` arguments,
+    /// conditions, `sideRead.pathParam`, `whenArg`).
+    pub reads: Vec<String>,
+}
+
+/// Collects the parameter names a spec reads anywhere below `node`.
+fn reads(node: &Node, key: Option<&str>, out: &mut Vec<String>) {
+    match &node.kind {
+        Kind::String(s) => {
+            if matches!(key, Some("param" | "pathParam" | "present" | "absent")) {
+                out.push(s.clone());
+            } else if let Some(name) = s.strip_prefix('$') {
+                out.push(name.to_string());
+            }
+        }
+        Kind::Array(items) => items.iter().for_each(|i| reads(i, key, out)),
+        Kind::Object(members) => {
+            for m in members {
+                if key == Some("whenArg") {
+                    out.push(m.key.clone());
+                }
+                reads(&m.value, Some(&m.key), out);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The tools and allowlist the execution specs are checked against; `None`
@@ -73,6 +104,7 @@ pub fn check(
                 tool: None,
                 conditional: false,
                 execution: None,
+                reads: Vec::new(),
             });
             continue;
         }
@@ -121,6 +153,7 @@ pub fn check(
                 resolver::check(
                     p,
                     &format!("{label}.postProcess"),
+                    version,
                     targets.allowlist,
                     findings,
                 );
@@ -131,6 +164,11 @@ pub fn check(
             tool,
             allowlist: targets.allowlist,
             binary,
+            present: item
+                .get("paramCondition")
+                .and_then(|p| p.get("present"))
+                .and_then(Node::as_array)
+                .unwrap_or_default(),
         };
         let mut mappings = Vec::new();
         let mut usable = true;
@@ -166,16 +204,20 @@ pub fn check(
             }),
             _ => None,
         };
+        let mut read = Vec::new();
+        reads(item, None, &mut read);
         specs.push(SpecInfo {
             tool: tool_name.map(str::to_string),
             conditional,
             execution,
+            reads: read,
         });
     }
     specs
 }
 
-/// Reports every tool without an execution spec (`tools` holds the tool nodes
+/// Reports every tool without an execution spec, and the schema parameters
+/// no spec reads (`tool_items` holds the tool nodes
 /// for positions). Only called when the execution specs are usable.
 pub fn check_coverage(
     tool_items: &[Node],
@@ -187,10 +229,12 @@ pub fn check_coverage(
         if tools.iter().find(|t| t.name == tool.name).map(|t| t.index) != Some(tool.index) {
             continue;
         }
-        if specs
+        let own: Vec<&SpecInfo> = specs
             .iter()
-            .any(|s| s.tool.as_deref() == Some(tool.name.as_str()))
-        {
+            .filter(|s| s.tool.as_deref() == Some(tool.name.as_str()))
+            .collect();
+        if !own.is_empty() {
+            unmapped(tool, &own, findings);
             continue;
         }
         let Some(name) = tool_items.get(tool.index).and_then(|t| t.get("name")) else {
@@ -207,6 +251,34 @@ pub fn check_coverage(
                 "add an execution spec with \"tool\": {}, or remove the tool",
                 show(&tool.name)
             )),
+        );
+    }
+}
+
+/// Warns about each schema property that no spec of `tool` reads (U14).
+fn unmapped(tool: &ToolInfo, specs: &[&SpecInfo], findings: &mut Vec<Finding>) {
+    let properties = tool
+        .parameters
+        .as_ref()
+        .and_then(|p| p.get("properties"))
+        .and_then(Node::as_object)
+        .unwrap_or_default();
+    for property in properties {
+        if specs.iter().any(|s| s.reads.contains(&property.key)) {
+            continue;
+        }
+        findings.push(
+            Finding::new(
+                &PARAM_NOT_MAPPED,
+                property.key_span,
+                property.value.pointer.clone(),
+                format!(
+                    "tool {} schema parameter {} has no execution handler: the model can provide it but it is silently ignored",
+                    show(&tool.name),
+                    show(&property.key)
+                ),
+            )
+            .with_help("map it in the tool's execution spec `args`, or remove it from `parameters`"),
         );
     }
 }

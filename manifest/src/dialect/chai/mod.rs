@@ -38,6 +38,7 @@ pub static RULES: &[&Rule] = &[
     &execution::UNKNOWN_TOOL,
     &execution::DUPLICATE_EXECUTION,
     &execution::BINARY_WRAPPER_EMPTY,
+    &execution::PARAM_NOT_MAPPED,
     &args::UNKNOWN_KIND,
     &args::PARAM_NOT_IN_PARAMETERS,
     &args::FLAGIFBOOLEAN_NOT_BOOLEAN,
@@ -50,6 +51,7 @@ pub static RULES: &[&Rule] = &[
     &resolver::RESOLVER_MODE,
     &resolver::SCRIPT_NAME,
     &resolver::SCRIPT_EXTENSION,
+    &resolver::PARAM_SUBSTITUTION,
 ];
 
 /// Which version of the chai format a file set is read as.

@@ -2,6 +2,7 @@
 //! `postProcess`): exactly one of `script` / `binary`+`subcommand`, a safe
 //! script name, an allowlisted command.
 
+use super::Version;
 use super::allowlist::Allowlist;
 use super::fields::{first_char, show};
 use crate::diagnostic::Finding;
@@ -19,6 +20,11 @@ pub static SCRIPT_NAME: Rule = Rule::error(
     "chai",
     "a resolver's `script` contains `..`, `/` or `\\` (chai refuses to run it)",
 );
+pub static PARAM_SUBSTITUTION: Rule = Rule::warning(
+    "chai/param-substitution",
+    "chai",
+    "a v0.5 resolver argument contains `$param` inside a larger token; chai v0.5 replaces only an argument equal to `$param`",
+);
 pub static SCRIPT_EXTENSION: Rule = Rule::warning(
     "chai/script-extension",
     "chai",
@@ -35,6 +41,7 @@ fn string<'a>(node: &'a Node, key: &str) -> Option<(&'a Node, &'a str)> {
 pub fn check(
     node: &Node,
     label: &str,
+    version: Version,
     allowlist: Option<&Allowlist>,
     findings: &mut Vec<Finding>,
 ) -> Option<ResolveCommand> {
@@ -42,13 +49,35 @@ pub fn check(
     let script = string(node, "script");
     let binary = string(node, "binary");
     let subcommand = string(node, "subcommand");
-    let args: Vec<String> = node
+    let arg_nodes = node
         .get("args")
         .and_then(Node::as_array)
-        .unwrap_or_default()
+        .unwrap_or_default();
+    let args: Vec<String> = arg_nodes
         .iter()
         .filter_map(|a| a.as_str().map(str::to_string))
         .collect();
+    if version == Version::V05 {
+        for arg in arg_nodes {
+            if let Some(text) = arg
+                .as_str()
+                .filter(|t| *t != "$param" && t.contains("$param"))
+            {
+                findings.push(
+                    Finding::new(
+                        &PARAM_SUBSTITUTION,
+                        arg.span,
+                        arg.pointer.clone(),
+                        format!(
+                            "{label}: argument {} contains $param inside a larger token; chai v0.5 passes it unchanged",
+                            show(text)
+                        ),
+                    )
+                    .with_help("pass \"$param\" as an argument of its own (v0.5 replaces only a whole `$param` argument)"),
+                );
+            }
+        }
+    }
     if let Some((node, name)) = script {
         check_script_name(node, name, label, findings);
     }
