@@ -69,23 +69,46 @@ fn legacy_model_keeps_every_kind_and_resolver() {
 }
 
 #[test]
-fn split_model_reads_three_files_and_leaves_out_unsupported_kinds() {
-    let dir = fixture("split-basic");
-    let loaded = load(&dir, "split-basic", &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+fn split_model_reads_three_files() {
+    let dir = fixture("split-modelled");
+    let loaded =
+        load(&dir, "split-modelled", &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(loaded.warnings.0.is_empty(), "{}", loaded.warnings);
     let m = loaded.manifest;
     assert_eq!(m.dialect, Dialect::ChaiSplit);
+    assert_eq!(m.path, dir.join("tools.json"));
     assert_eq!(m.inputs.len(), 3);
-    // files_write uses `stdin` and `literal`: left out, with one warning.
-    let names: Vec<&str> = m.tools.iter().map(|t| t.name.as_str()).collect();
-    assert_eq!(names, ["files_read"]);
-    assert_eq!(loaded.warnings.warnings(), 1);
-    assert_eq!(loaded.warnings.0[0].rule, "chai/kind-unsupported");
-    // The default spec (without paramCondition) is the one modelled.
-    let Execution::Chai(read) = &m.tools[0].execution else {
-        panic!("not a chai execution");
+    assert_eq!(m.allowlist["git"], ["branch -d", "rev-parse"]);
+    let Some(Execution::Chai(delete)) = m.tools.first().map(|t| &t.execution) else {
+        panic!("no tool in the model");
     };
-    assert_eq!(read.subcommand, "file read-lines");
-    assert_eq!(read.args.len(), 3);
+    assert_eq!(delete.subcommand, "branch -d");
+    // v0.5 strips the dashes of `flag` (and formats one letter as `-r`).
+    assert_eq!(delete.args[1].flag.as_deref(), Some("r"));
+    assert_eq!(
+        delete.args[2].resolve_command,
+        Some(ResolveCommand::Command {
+            binary: "git".into(),
+            subcommand: "rev-parse".into(),
+            args: vec!["--abbrev-ref".into(), "$param".into()]
+        })
+    );
+}
+
+#[test]
+fn split_model_leaves_out_what_it_cannot_express() {
+    let dir = fixture("split-basic");
+    let loaded = load(&dir, "split-basic", &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    // files_read has paramCondition alternatives, readPath and absentDefault;
+    // files_write uses `binaryWrapper`, `stdin` and `literal`.
+    assert!(loaded.manifest.tools.is_empty());
+    let rules: Vec<&str> = loaded.warnings.iter().map(|d| d.rule).collect();
+    assert_eq!(rules, ["chai/unsupported-feature"; 4]);
+    assert!(
+        loaded.warnings.0[3]
+            .message
+            .contains("field `binaryWrapper`")
+    );
 }
 
 #[test]

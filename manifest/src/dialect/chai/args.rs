@@ -4,6 +4,7 @@
 use super::Version;
 use super::allowlist::Allowlist;
 use super::fields::{expected_list, missing, show, suggest};
+use super::modelled::{self, Gap, field_gap, kind_gap};
 use super::resolver;
 use super::tools::{Property, ToolInfo};
 use crate::diagnostic::Finding;
@@ -51,11 +52,6 @@ pub static NORMALIZE_NEWLINES_IGNORED: Rule = Rule::warning(
     "chai",
     "`normalizeNewlines` was removed in chai v0.5 and is ignored there",
 );
-pub static KIND_UNSUPPORTED: Rule = Rule::warning(
-    "chai/kind-unsupported",
-    "chai",
-    "a chai v0.5 kind that toolsmith's code generator and runtime do not support yet; the tool is left out of the model",
-);
 
 const LEGACY_KINDS: &[&str] = &["positional", "flag", "flagifboolean"];
 const V05_KINDS: &[&str] = &[
@@ -88,9 +84,9 @@ pub struct Context<'a> {
 pub enum Mapped {
     /// The mapping, for the model.
     Arg(ArgMapping),
-    /// A valid v0.5 kind the model cannot express: leave the tool out
-    /// (the caller reports it once per execution spec with [`kind_unsupported`]).
-    Unsupported,
+    /// A valid v0.5 kind or field the model cannot express: leave the tool
+    /// out (the caller reports it once per execution spec).
+    Unsupported(Gap),
     /// Unusable (errors reported).
     Broken,
 }
@@ -234,9 +230,16 @@ pub fn check(node: &Node, label: &str, cx: &Context<'_>, findings: &mut Vec<Find
         "positional" => ArgKind::Positional,
         "flag" => ArgKind::Flag,
         "flagifboolean" => ArgKind::FlagIfBoolean,
-        _ if known => return Mapped::Unsupported,
+        _ if known => {
+            return kind_node.map_or(Mapped::Broken, |k| Mapped::Unsupported(kind_gap(k)));
+        }
         _ => return Mapped::Broken,
     };
+    if cx.version == Version::V05
+        && let Some(gap) = field_gap(node, modelled::ARG_FIELDS)
+    {
+        return Mapped::Unsupported(gap);
+    }
     let Some((_, param)) = param else {
         return Mapped::Broken;
     };
@@ -377,21 +380,4 @@ fn positional_optional(node: &Node, param: &str, label: &str, version: Version) 
         ),
     )
     .with_help(help)
-}
-
-/// The warning for the first mapping of a spec whose kind the model cannot express.
-pub fn kind_unsupported(node: &Node, tool: Option<&ToolInfo>) -> Finding {
-    let kind = node.as_str().unwrap_or("?");
-    let tool = tool.map_or_else(
-        || "its tool".to_string(),
-        |t| format!("tool {}", show(&t.name)),
-    );
-    Finding::new(
-        &KIND_UNSUPPORTED,
-        node.span,
-        node.pointer.clone(),
-        format!(
-            "kind \"{kind}\" is not supported by toolsmith's code generator and runtime yet; {tool} is left out of the generated model"
-        ),
-    )
 }

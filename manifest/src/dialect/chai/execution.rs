@@ -5,6 +5,7 @@ use super::Version;
 use super::allowlist::Allowlist;
 use super::args::{self, Context, Mapped};
 use super::fields::show;
+use super::modelled;
 use super::resolver;
 use super::tools::ToolInfo;
 use crate::diagnostic::Finding;
@@ -172,7 +173,10 @@ pub fn check(
         };
         let mut mappings = Vec::new();
         let mut usable = true;
-        let mut reported = false;
+        let mut gap = match version {
+            Version::V05 => modelled::field_gap(item, modelled::SPEC_FIELDS),
+            Version::Legacy => None,
+        };
         for (j, arg) in item
             .get("args")
             .and_then(Node::as_array)
@@ -183,14 +187,15 @@ pub fn check(
             match args::check(arg, &format!("{label}.args[{j}]"), &cx, findings) {
                 Mapped::Arg(m) => mappings.push(m),
                 Mapped::Broken => usable = false,
-                Mapped::Unsupported => {
+                Mapped::Unsupported(g) => {
                     usable = false;
-                    if let (false, Some(kind)) = (reported, arg.get("kind")) {
-                        findings.push(args::kind_unsupported(kind, tool));
-                        reported = true;
-                    }
+                    gap.get_or_insert(g);
                 }
             }
+        }
+        if let Some(g) = gap {
+            usable = false;
+            findings.push(modelled::unsupported(g, &label, tool));
         }
         let execution = match (
             binary.and_then(Node::as_str),

@@ -12,6 +12,7 @@ pub mod args;
 pub mod execution;
 pub mod fields;
 pub mod legacy;
+pub mod modelled;
 pub mod resolver;
 pub mod split;
 pub mod tools;
@@ -47,7 +48,7 @@ pub static RULES: &[&Rule] = &[
     &args::POSITIONAL_OPTIONAL,
     &args::FLAG_DASHES,
     &args::NORMALIZE_NEWLINES_IGNORED,
-    &args::KIND_UNSUPPORTED,
+    &modelled::UNSUPPORTED_FEATURE,
     &resolver::RESOLVER_MODE,
     &resolver::SCRIPT_NAME,
     &resolver::SCRIPT_EXTENSION,
@@ -94,7 +95,8 @@ pub fn check_split(
 }
 
 /// Puts the checked parts together into the model: every tool that has a
-/// usable execution spec, in file order (the first of duplicate names).
+/// execution spec the model can express, in file order (the first of
+/// duplicate names).
 fn assemble(
     dialect: Dialect,
     path: std::path::PathBuf,
@@ -108,13 +110,17 @@ fn assemble(
         if model_tools.iter().any(|t| t.name == tool.name) {
             continue;
         }
-        // chai keeps the last legacy spec (HashMap insert); v0.5 uses the one
-        // without `paramCondition` as the default.
-        let spec = specs
+        // A tool is modelled when every spec that runs it is: chai keeps the
+        // last legacy spec (HashMap insert); v0.5 alternatives
+        // (`paramCondition`, `condition`) are not expressible.
+        let own: Vec<&execution::SpecInfo> = specs
             .iter()
-            .rev()
             .filter(|s| s.tool.as_deref() == Some(tool.name.as_str()))
-            .find(|s| !s.conditional);
+            .collect();
+        if own.iter().any(|s| s.execution.is_none() || s.conditional) {
+            continue;
+        }
+        let spec = own.last();
         if let Some(chai) = spec.and_then(|s| s.execution.clone()) {
             model_tools.push(Tool {
                 name: tool.name.clone(),
