@@ -102,12 +102,8 @@ pub fn check(node: &Node, label: &str, cx: &Context<'_>, findings: &mut Vec<Find
         return Mapped::Broken;
     }
     let kind_node = node.get("kind").filter(|k| !k.is_null());
-    let kind = match kind_node {
-        None => "positional",
-        Some(k) => match k.as_str() {
-            None => return Mapped::Broken,
-            Some(k) => k,
-        },
+    let Some(kind) = kind_node.map_or(Some("positional"), Node::as_str) else {
+        return Mapped::Broken;
     };
     let kinds = match cx.version {
         Version::Legacy => LEGACY_KINDS,
@@ -117,92 +113,16 @@ pub fn check(node: &Node, label: &str, cx: &Context<'_>, findings: &mut Vec<Find
     if let (false, Some(k)) = (known, kind_node) {
         findings.push(unknown_kind(k, kind, kinds, cx.version));
     }
-    let param = string(node, "param");
-    // Legacy serde requires `param` whatever the kind; v0.5 for every known kind but `literal`.
-    let needs_param = match cx.version {
-        Version::Legacy => true,
-        Version::V05 => known && kind != "literal",
-    };
-    if node.get("param").is_none() && needs_param {
-        let f = missing(node, "param", cx.version, label);
-        findings.push(match cx.version {
-            Version::Legacy => f,
-            Version::V05 => f.with_help(format!(
-                "every kind except `literal` reads a parameter; chai panics on a `{kind}` mapping without one"
-            )),
-        });
-    }
-    let get_str = |key: &str| string(node, key).map(|(_, s)| s.to_string());
-    let absent_default = node.get("absentDefault").is_some_and(|n| !n.is_null());
-    let optional = node.get("optional").and_then(Node::as_bool) == Some(true);
-    if let (Some((pnode, pname)), Some(tool), true) = (param, cx.tool, kind != "literal") {
-        match tool.property(pname) {
-            Property::Unknown => {}
-            Property::Absent => findings.push(param_absent(pnode, pname, tool, label)),
-            Property::Present(schema, required) => {
-                if kind == "flagifboolean" {
-                    check_boolean(pnode, pname, schema, label, findings);
-                    if let (Some((fnode, flag)), false, false) =
-                        (string(node, "flagIfFalse"), required, absent_default)
-                    {
-                        findings.push(absent_is_false(fnode, pname, flag, label, cx.version));
-                    }
-                }
-                let guaranteed = cx.present.iter().any(|n| n.as_str() == Some(pname));
-                if kind == "positional" && !required && !optional && !absent_default && !guaranteed
-                {
-                    findings.push(positional_optional(pnode, pname, label, cx.version));
-                }
-            }
-        }
+    check_param_present(node, kind, known, label, cx.version, findings);
+    if let (Some((pnode, pname)), Some(tool), true) =
+        (string(node, "param"), cx.tool, kind != "literal")
+    {
+        check_property(node, (pnode, pname), kind, tool, label, cx, findings);
     }
     if kind == "flagifboolean" {
-        let sets = |key: &str| string(node, key).is_some();
-        if !sets("flagIfTrue") && !sets("flagIfFalse") && !sets("subcommandOverride") {
-            let at = kind_node.unwrap_or(node);
-            findings.push(Finding::new(
-                &FLAGIFBOOLEAN_WITHOUT_FLAGS,
-                at.span,
-                at.pointer.clone(),
-                format!(
-                    "{label}: flagifboolean param {} sets neither flagIfTrue nor flagIfFalse; it never emits anything",
-                    show(param.map_or("?", |(_, p)| p))
-                ),
-            ).with_help("set `flagIfTrue` and/or `flagIfFalse` to the flag to pass, dashes included (e.g. \"--force\")"));
-        }
+        check_flags_set(node, kind_node, label, findings);
     }
-    let flag = string(node, "flag");
-    if let (Version::Legacy, Some((fnode, f))) = (cx.version, flag)
-        && f.starts_with('-')
-    {
-        let name = f.trim_start_matches('-');
-        findings.push(
-            Finding::new(
-                &FLAG_DASHES,
-                fnode.span,
-                fnode.pointer.clone(),
-                format!(
-                    "{label}: flag {} starts with dashes; chai prepends \"--\" and passes \"--{f}\"",
-                    show(f)
-                ),
-            )
-            .with_help(format!("write the name without dashes: {}", show(name))),
-        );
-    }
-    if cx.version == Version::V05
-        && let Some(m) = node.member("normalizeNewlines")
-        && !m.value.is_null()
-    {
-        findings.push(
-            Finding::new(
-                &NORMALIZE_NEWLINES_IGNORED,
-                m.key_span,
-                m.value.pointer.clone(),
-                format!("{label}: `normalizeNewlines` is ignored by chai ≥ v0.5 (it was removed)"),
-            )
-            .with_help("remove it; the value is passed with its literal `\\n` and `\\t` sequences"),
-        );
-    }
+    check_version_specifics(node, label, cx.version, findings);
     if let (Some((onode, _)), Some(allowlist), Some(binary)) =
         (string(node, "subcommandOverride"), cx.allowlist, cx.binary)
     {
@@ -226,6 +146,157 @@ pub fn check(node: &Node, label: &str, cx: &Context<'_>, findings: &mut Vec<Find
             findings,
         );
     }
+    model(node, kind, known, kind_node, resolve_command, cx.version)
+}
+
+/// Legacy serde requires `param` whatever the kind; v0.5 for every known kind but `literal`.
+fn check_param_present(
+    node: &Node,
+    kind: &str,
+    known: bool,
+    label: &str,
+    version: Version,
+    findings: &mut Vec<Finding>,
+) {
+    let needs_param = match version {
+        Version::Legacy => true,
+        Version::V05 => known && kind != "literal",
+    };
+    if node.get("param").is_some() || !needs_param {
+        return;
+    }
+    let f = missing(node, "param", version, label);
+    findings.push(match version {
+        Version::Legacy => f,
+        Version::V05 => f.with_help(format!(
+            "every kind except `literal` reads a parameter; chai panics on a `{kind}` mapping without one"
+        )),
+    });
+}
+
+/// The checks against the tool's `parameters`: the property exists, a
+/// `flagifboolean` one is boolean (U1 when optional), a positional one is required (U3).
+fn check_property(
+    node: &Node,
+    (pnode, pname): (&Node, &str),
+    kind: &str,
+    tool: &ToolInfo,
+    label: &str,
+    cx: &Context<'_>,
+    findings: &mut Vec<Finding>,
+) {
+    let (schema, required) = match tool.property(pname) {
+        Property::Unknown => return,
+        Property::Absent => {
+            findings.push(param_absent(pnode, pname, tool, label));
+            return;
+        }
+        Property::Present(schema, required) => (schema, required),
+    };
+    let absent_default = node.get("absentDefault").is_some_and(|n| !n.is_null());
+    if kind == "flagifboolean" {
+        check_boolean(pnode, pname, schema, label, findings);
+        if let (Some((fnode, flag)), false, false) =
+            (string(node, "flagIfFalse"), required, absent_default)
+        {
+            findings.push(absent_is_false(fnode, pname, flag, label, cx.version));
+        }
+    }
+    let optional = node.get("optional").and_then(Node::as_bool) == Some(true);
+    let guaranteed = cx.present.iter().any(|n| n.as_str() == Some(pname));
+    if kind == "positional" && !required && !optional && !absent_default && !guaranteed {
+        findings.push(positional_optional(pnode, pname, label, cx.version));
+    }
+}
+
+/// A `flagifboolean` mapping must emit something.
+fn check_flags_set(
+    node: &Node,
+    kind_node: Option<&Node>,
+    label: &str,
+    findings: &mut Vec<Finding>,
+) {
+    let sets = |key: &str| string(node, key).is_some();
+    if sets("flagIfTrue") || sets("flagIfFalse") || sets("subcommandOverride") {
+        return;
+    }
+    let at = kind_node.unwrap_or(node);
+    let param = string(node, "param").map_or("?", |(_, p)| p);
+    findings.push(
+        Finding::new(
+            &FLAGIFBOOLEAN_WITHOUT_FLAGS,
+            at.span,
+            at.pointer.clone(),
+            format!(
+                "{label}: flagifboolean param {} sets neither flagIfTrue nor flagIfFalse; it never emits anything",
+                show(param)
+            ),
+        )
+        .with_help("set `flagIfTrue` and/or `flagIfFalse` to the flag to pass, dashes included (e.g. \"--force\")"),
+    );
+}
+
+/// D7 (legacy: dashes in `flag` are doubled) and D9 (v0.5: `normalizeNewlines` is gone).
+fn check_version_specifics(
+    node: &Node,
+    label: &str,
+    version: Version,
+    findings: &mut Vec<Finding>,
+) {
+    match version {
+        Version::Legacy => {
+            let Some((fnode, f)) = string(node, "flag").filter(|(_, f)| f.starts_with('-')) else {
+                return;
+            };
+            findings.push(
+                Finding::new(
+                    &FLAG_DASHES,
+                    fnode.span,
+                    fnode.pointer.clone(),
+                    format!(
+                        "{label}: flag {} starts with dashes; chai prepends \"--\" and passes \"--{f}\"",
+                        show(f)
+                    ),
+                )
+                .with_help(format!(
+                    "write the name without dashes: {}",
+                    show(f.trim_start_matches('-'))
+                )),
+            );
+        }
+        Version::V05 => {
+            let Some(m) = node
+                .member("normalizeNewlines")
+                .filter(|m| !m.value.is_null())
+            else {
+                return;
+            };
+            findings.push(
+                Finding::new(
+                    &NORMALIZE_NEWLINES_IGNORED,
+                    m.key_span,
+                    m.value.pointer.clone(),
+                    format!(
+                        "{label}: `normalizeNewlines` is ignored by chai ≥ v0.5 (it was removed)"
+                    ),
+                )
+                .with_help(
+                    "remove it; the value is passed with its literal `\\n` and `\\t` sequences",
+                ),
+            );
+        }
+    }
+}
+
+/// The mapping for the model, when it can express it.
+fn model(
+    node: &Node,
+    kind: &str,
+    known: bool,
+    kind_node: Option<&Node>,
+    resolve_command: Option<crate::model::ResolveCommand>,
+    version: Version,
+) -> Mapped {
     let kind = match kind {
         "positional" => ArgKind::Positional,
         "flag" => ArgKind::Flag,
@@ -235,24 +306,25 @@ pub fn check(node: &Node, label: &str, cx: &Context<'_>, findings: &mut Vec<Find
         }
         _ => return Mapped::Broken,
     };
-    if cx.version == Version::V05
+    if version == Version::V05
         && let Some(gap) = field_gap(node, modelled::ARG_FIELDS)
     {
         return Mapped::Unsupported(gap);
     }
-    let Some((_, param)) = param else {
+    let Some((_, param)) = string(node, "param") else {
         return Mapped::Broken;
     };
+    let get = |key: &str| string(node, key).map(|(_, s)| s.to_string());
     Mapped::Arg(ArgMapping {
         param: param.to_string(),
         kind,
-        flag: flag.map(|(_, f)| match cx.version {
-            Version::Legacy => f.to_string(),
+        flag: get("flag").map(|f| match version {
+            Version::Legacy => f,
             Version::V05 => f.trim_start_matches('-').to_string(),
         }),
-        flag_if_true: get_str("flagIfTrue"),
-        flag_if_false: get_str("flagIfFalse"),
-        normalize_newlines: cx.version == Version::Legacy
+        flag_if_true: get("flagIfTrue"),
+        flag_if_false: get("flagIfFalse"),
+        normalize_newlines: version == Version::Legacy
             && node.get("normalizeNewlines").and_then(Node::as_bool) == Some(true),
         resolve_command,
     })
