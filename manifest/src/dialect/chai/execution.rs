@@ -195,7 +195,10 @@ pub fn check(
         }
         if let Some(g) = gap {
             usable = false;
-            findings.push(modelled::unsupported(g, &label, tool));
+            // An undeclared tool is reported as such, and never modelled.
+            if let Some(tool) = tool {
+                findings.push(modelled::unsupported(g, &label, tool));
+            }
         }
         let execution = match (
             binary.and_then(Node::as_str),

@@ -73,18 +73,15 @@ pub fn kind_gap(kind: &Node) -> Gap {
 }
 
 /// The warning for a spec with a gap.
-pub fn unsupported(gap: Gap, label: &str, tool: Option<&ToolInfo>) -> Finding {
-    let tool = tool.map_or_else(
-        || "its tool".to_string(),
-        |t| format!("tool {}", show(&t.name)),
-    );
+pub fn unsupported(gap: Gap, label: &str, tool: &ToolInfo) -> Finding {
     Finding::new(
         &UNSUPPORTED_FEATURE,
         gap.span,
         gap.pointer,
         format!(
-            "{label}: toolsmith's code generator and runtime do not support {} yet; {tool} is left out of the generated model",
-            gap.what
+            "{label}: toolsmith's code generator and runtime do not support {} yet; tool {} is left out of the generated model",
+            gap.what,
+            show(&tool.name)
         ),
     )
     .with_help("`toolsmith lint` checks it fully; `toolsmith gen` and the runtime skip this tool")
