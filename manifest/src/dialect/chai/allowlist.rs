@@ -6,7 +6,7 @@ use super::fields::{invalid_type, show, suggest};
 use crate::diagnostic::Finding;
 use crate::rules::Rule;
 use crate::tree::Node;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 pub static BINARY_NOT_ALLOWLISTED: Rule = Rule::error(
     "chai/binary-not-allowlisted",
@@ -24,6 +24,8 @@ pub static SUBCOMMAND_NOT_ALLOWLISTED: Rule = Rule::error(
 pub struct Allowlist {
     /// binary → allowed subcommands (a non-array value counts as an empty list).
     pub entries: BTreeMap<String, Vec<String>>,
+    /// The same, for lookups.
+    index: HashMap<String, HashSet<String>>,
 }
 
 /// Reads an allowlist object, reporting values that are not arrays of strings.
@@ -42,6 +44,9 @@ pub fn check(node: &Node, findings: &mut Vec<Finding>) -> Allowlist {
             }
             None => findings.push(invalid_type(&member.value, "a sequence")),
         }
+        allowlist
+            .index
+            .insert(member.key.clone(), subcommands.iter().cloned().collect());
         allowlist.entries.insert(member.key.clone(), subcommands);
     }
     allowlist
@@ -61,7 +66,7 @@ impl Allowlist {
         let Some(name) = binary.as_str() else {
             return;
         };
-        let Some(allowed) = self.entries.get(name) else {
+        let Some(allowed) = self.index.get(name) else {
             let finding = Finding::new(
                 &BINARY_NOT_ALLOWLISTED,
                 binary.span,
@@ -81,7 +86,7 @@ impl Allowlist {
         let Some((sub_node, sub)) = subcommand.and_then(|n| Some((n, n.as_str()?))) else {
             return;
         };
-        if allowed.iter().any(|a| a == sub) {
+        if allowed.contains(sub) {
             return;
         }
         let finding = Finding::new(
@@ -94,7 +99,8 @@ impl Allowlist {
                 show(name)
             ),
         );
-        findings.push(match suggest(sub, allowed.iter().map(String::as_str)) {
+        let listed = self.entries.get(name).map_or(&[][..], Vec::as_slice);
+        findings.push(match suggest(sub, listed.iter().map(String::as_str)) {
             Some(s) if !s.is_empty() => finding.with_help(format!("did you mean {}?", show(s))),
             _ => finding.with_help(format!("add {} to allowlist[{}]", show(sub), show(name))),
         });

@@ -12,6 +12,7 @@ use crate::diagnostic::Finding;
 use crate::model::ChaiExecution;
 use crate::rules::Rule;
 use crate::tree::{Kind, Node};
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 pub static MISSING_EXECUTION: Rule = Rule::error(
@@ -97,7 +98,9 @@ pub fn check(
     findings: &mut Vec<Finding>,
 ) -> Vec<SpecInfo> {
     let mut specs: Vec<SpecInfo> = Vec::new();
-    let mut first_of: Vec<(String, usize, bool)> = Vec::new();
+    // First non-conditional spec of each tool.
+    let mut first_of: HashMap<String, usize> = HashMap::new();
+    let declared = targets.tools.map(by_name);
     for (i, item) in items.iter().enumerate() {
         let label = format!("execution[{i}]");
         if item.as_object().is_none() {
@@ -111,7 +114,7 @@ pub fn check(
         }
         let tool_node = item.get("tool").filter(|t| t.as_str().is_some());
         let tool_name = tool_node.and_then(Node::as_str);
-        let tool = tool_name.and_then(|n| targets.tools?.iter().find(|t| t.name == n));
+        let tool = tool_name.and_then(|n| declared.as_ref()?.get(n).copied());
         if let (Some(node), Some(name), Some(tools), None) =
             (tool_node, tool_name, targets.tools, tool)
         {
@@ -123,15 +126,12 @@ pub fn check(
         let conditional = ["paramCondition", "condition"]
             .iter()
             .any(|k| item.get(k).is_some_and(|p| !p.is_null()));
-        if let (Some(node), Some(name)) = (tool_node, tool_name) {
-            match first_of
-                .iter()
-                .find(|(n, _, c)| n == name && !c && !conditional)
-            {
-                Some((_, first, _)) => {
-                    findings.push(duplicate(node, name, &label, *first, version))
+        if let (Some(node), Some(name), false) = (tool_node, tool_name, conditional) {
+            match first_of.get(name) {
+                Some(&first) => findings.push(duplicate(node, name, &label, first, version)),
+                None => {
+                    first_of.insert(name.to_string(), i);
                 }
-                None => first_of.push((name.to_string(), i, conditional)),
             }
         }
         let binary = item.get("binary");
@@ -233,16 +233,14 @@ pub fn check_coverage(
     specs: &[SpecInfo],
     findings: &mut Vec<Finding>,
 ) {
+    let by_tool = by_tool(specs);
+    let first = by_name(tools);
     for tool in tools {
-        if tools.iter().find(|t| t.name == tool.name).map(|t| t.index) != Some(tool.index) {
+        if first.get(tool.name.as_str()).map(|t| t.index) != Some(tool.index) {
             continue;
         }
-        let own: Vec<&SpecInfo> = specs
-            .iter()
-            .filter(|s| s.tool.as_deref() == Some(tool.name.as_str()))
-            .collect();
-        if !own.is_empty() {
-            unmapped(tool, &own, findings);
+        if let Some(own) = by_tool.get(tool.name.as_str()) {
+            unmapped(tool, own, findings);
             continue;
         }
         let Some(name) = tool_items.get(tool.index).and_then(|t| t.get("name")) else {
@@ -265,14 +263,12 @@ pub fn check_coverage(
 
 /// Warns about each schema property that no spec of `tool` reads (U14).
 fn unmapped(tool: &ToolInfo, specs: &[&SpecInfo], findings: &mut Vec<Finding>) {
-    let properties = tool
-        .parameters
-        .as_ref()
-        .and_then(|p| p.get("properties"))
-        .and_then(Node::as_object)
-        .unwrap_or_default();
-    for property in properties {
-        if specs.iter().any(|s| s.reads.contains(&property.key)) {
+    let reads: HashSet<&str> = specs
+        .iter()
+        .flat_map(|s| s.reads.iter().map(String::as_str))
+        .collect();
+    for property in tool.properties().unwrap_or_default() {
+        if reads.contains(property.key.as_str()) {
             continue;
         }
         findings.push(
@@ -289,6 +285,26 @@ fn unmapped(tool: &ToolInfo, specs: &[&SpecInfo], findings: &mut Vec<Finding>) {
             .with_help("map it in the tool's execution spec `args`, or remove it from `parameters`"),
         );
     }
+}
+
+/// The first tool of each name.
+pub fn by_name(tools: &[ToolInfo]) -> HashMap<&str, &ToolInfo> {
+    let mut map = HashMap::new();
+    for tool in tools {
+        map.entry(tool.name.as_str()).or_insert(tool);
+    }
+    map
+}
+
+/// The specs of each tool, in file order.
+pub fn by_tool(specs: &[SpecInfo]) -> HashMap<&str, Vec<&SpecInfo>> {
+    let mut map: HashMap<&str, Vec<&SpecInfo>> = HashMap::new();
+    for spec in specs {
+        if let Some(tool) = &spec.tool {
+            map.entry(tool.as_str()).or_default().push(spec);
+        }
+    }
+    map
 }
 
 fn unknown_tool(node: &Node, name: &str, label: &str, tools: &[ToolInfo]) -> Finding {

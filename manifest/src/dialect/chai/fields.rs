@@ -410,9 +410,16 @@ pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
             .flat_map(char::to_lowercase)
             .collect()
     };
+    // Bounded work: long words and long candidate lists get no suggestion.
+    const MAX_LEN: usize = 64;
+    const MAX_CANDIDATES: usize = 50;
+    let candidates: Vec<&'a str> = candidates.into_iter().take(MAX_CANDIDATES + 1).collect();
+    if word.len() > MAX_LEN || candidates.len() > MAX_CANDIDATES {
+        return None;
+    }
     let word = norm(word);
     let mut best: Option<(usize, &'a str)> = None;
-    for candidate in candidates {
+    for candidate in candidates.into_iter().filter(|c| c.len() <= MAX_LEN) {
         let distance = strsim::levenshtein(&word, &norm(candidate));
         let limit = (word.chars().count().max(candidate.chars().count()) / 3).max(1);
         if distance <= limit && best.is_none_or(|(d, _)| distance < d) {

@@ -105,18 +105,19 @@ fn assemble(
     specs: &[execution::SpecInfo],
     allowlist: &allowlist::Allowlist,
 ) -> Manifest {
+    let by_tool = execution::by_tool(specs);
     let mut model_tools: Vec<Tool> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for tool in tools {
-        if model_tools.iter().any(|t| t.name == tool.name) {
+        if !seen.insert(tool.name.as_str()) {
             continue;
         }
         // A tool is modelled when every spec that runs it is: chai keeps the
         // last legacy spec (HashMap insert); v0.5 alternatives
         // (`paramCondition`, `condition`) are not expressible.
-        let own: Vec<&execution::SpecInfo> = specs
-            .iter()
-            .filter(|s| s.tool.as_deref() == Some(tool.name.as_str()))
-            .collect();
+        let own = by_tool
+            .get(tool.name.as_str())
+            .map_or(&[][..], Vec::as_slice);
         if own.iter().any(|s| s.execution.is_none() || s.conditional) {
             continue;
         }

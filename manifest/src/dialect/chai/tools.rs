@@ -5,8 +5,9 @@ use crate::diagnostic::Finding;
 use crate::rules::Rule;
 use crate::schema::{self, SchemaCheck};
 use crate::source::Span;
-use crate::tree::Node;
+use crate::tree::{Member, Node};
 use serde_json::Value;
+use std::collections::{HashMap, HashSet};
 
 pub static DUPLICATE_TOOL: Rule = Rule::error(
     "chai/duplicate-tool",
@@ -32,6 +33,9 @@ pub struct ToolInfo {
     pub schema: Value,
     /// `description`.
     pub description: Option<String>,
+    /// Property name → (position in `properties`, listed in `required`);
+    /// `None` when `parameters` is not an object with an object `properties`.
+    index_of: Option<HashMap<String, (usize, bool)>>,
 }
 
 /// How a tool's `parameters` describe one property.
@@ -48,44 +52,65 @@ pub enum Property<'a> {
 impl ToolInfo {
     /// Looks up a property of `parameters`.
     pub fn property(&self, name: &str) -> Property<'_> {
-        let Some(params) = &self.parameters else {
-            return Property::Absent;
+        let (Some(index_of), Some(members)) = (&self.index_of, self.properties()) else {
+            return match self.index_of {
+                None => Property::Unknown,
+                Some(_) => Property::Absent,
+            };
         };
-        if params.as_object().is_none() {
-            return Property::Unknown;
-        }
-        let properties = match params.get("properties") {
-            None => return Property::Absent,
-            Some(p) if p.as_object().is_none() => return Property::Unknown,
-            Some(p) => p,
-        };
-        match properties.get(name) {
+        match index_of
+            .get(name)
+            .and_then(|&(i, req)| Some((members.get(i)?, req)))
+        {
+            Some((member, required)) => Property::Present(&member.value, required),
             None => Property::Absent,
-            Some(schema) => {
-                let required = params
-                    .get("required")
-                    .and_then(Node::as_array)
-                    .is_some_and(|r| r.iter().any(|n| n.as_str() == Some(name)));
-                Property::Present(schema, required)
-            }
         }
+    }
+
+    /// The members of `parameters.properties`.
+    pub fn properties(&self) -> Option<&[Member]> {
+        self.parameters.as_ref()?.get("properties")?.as_object()
     }
 
     /// The names of `parameters.properties` (for did-you-mean).
     pub fn property_names(&self) -> Vec<&str> {
-        self.parameters
-            .as_ref()
-            .and_then(|p| p.get("properties"))
-            .and_then(Node::as_object)
+        self.properties()
             .map(|ms| ms.iter().map(|m| m.key.as_str()).collect())
             .unwrap_or_default()
     }
+}
+
+/// Indexes `parameters.properties` (the last duplicate wins, as in serde_json).
+fn index_properties(parameters: Option<&Node>) -> Option<HashMap<String, (usize, bool)>> {
+    let Some(params) = parameters else {
+        return Some(HashMap::new());
+    };
+    params.as_object()?;
+    let members = match params.get("properties") {
+        None => return Some(HashMap::new()),
+        Some(p) => p.as_object()?,
+    };
+    let required: HashSet<&str> = params
+        .get("required")
+        .and_then(Node::as_array)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(Node::as_str)
+        .collect();
+    Some(
+        members
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m.key.clone(), (i, required.contains(m.key.as_str()))))
+            .collect(),
+    )
 }
 
 /// Checks the tool specs (their keys and types are checked by `fields`) and
 /// returns the named ones.
 pub fn check(items: &[Node], findings: &mut Vec<Finding>) -> Vec<ToolInfo> {
     let mut infos: Vec<ToolInfo> = Vec::new();
+    let mut first_index: HashMap<&str, usize> = HashMap::new();
     for (index, item) in items.iter().enumerate() {
         if item.as_object().is_none() {
             continue;
@@ -93,7 +118,7 @@ pub fn check(items: &[Node], findings: &mut Vec<Finding>) -> Vec<ToolInfo> {
         let name_node = item.get("name").filter(|n| n.as_str().is_some());
         let name = name_node.and_then(Node::as_str);
         if let (Some(node), Some(name)) = (name_node, name)
-            && let Some(first) = infos.iter().find(|t| t.name == name)
+            && let Some(&first) = first_index.get(name)
         {
             findings.push(
                 Finding::new(
@@ -103,8 +128,7 @@ pub fn check(items: &[Node], findings: &mut Vec<Finding>) -> Vec<ToolInfo> {
                     format!("tools[{index}]: duplicate name {}", show(name)),
                 )
                 .with_help(format!(
-                    "tools[{}] has the same name; rename or remove one of them",
-                    first.index
+                    "tools[{first}] has the same name; rename or remove one of them"
                 )),
             );
         }
@@ -133,13 +157,16 @@ pub fn check(items: &[Node], findings: &mut Vec<Finding>) -> Vec<ToolInfo> {
             }
         }
         let Some(name) = name else { continue };
+        first_index.entry(name).or_insert(index);
+        let parameters = parameters.filter(|p| !p.is_null());
         infos.push(ToolInfo {
+            index_of: index_properties(parameters),
             index,
             name: name.to_string(),
-            parameters: parameters.filter(|p| !p.is_null()).cloned(),
+            parameters: parameters.cloned(),
             schema: match parameters {
-                Some(p) if !p.is_null() => p.to_value(),
-                _ => serde_json::json!({"type": "object", "properties": {}}),
+                Some(p) => p.to_value(),
+                None => serde_json::json!({"type": "object", "properties": {}}),
             },
             description: item
                 .get("description")
