@@ -280,3 +280,14 @@ fn definitions_are_openai_function_tools() {
     );
     assert_eq!(NotesmdCliSearchArgs::NAME, "notesmd_cli_search");
 }
+
+#[path = "support/round_trip.rs"]
+mod round_trip;
+
+#[test]
+fn round_trip_of_synthesized_instances() {
+    let checked = round_trip::check(&definitions(), |name, args| {
+        ToolCall::parse(name, args).map(|c| c.arguments())
+    });
+    assert!(checked >= 8, "only {checked} instances checked");
+}

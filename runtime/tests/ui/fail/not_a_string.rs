@@ -1,0 +1,5 @@
+mod tools {
+    toolsmith::tools!(tools_json);
+}
+
+fn main() {}
