@@ -28,6 +28,10 @@ fn valid_fixture_entry_points() -> Vec<PathBuf> {
                 .and_then(|n| n.to_str())
                 .unwrap_or_default();
             if path.is_dir() {
+                // The split chai layout can also be named by its directory.
+                if path.join("allowlist.json").is_file() && path.join("tools.json").is_file() {
+                    out.push(path.clone());
+                }
                 stack.push(path);
             } else if name == "tools.json"
                 || name.ends_with(".tools.json")
