@@ -340,8 +340,8 @@ fn github_format_escapes_properties_and_messages() {
     );
 }
 
-#[test]
-fn sarif_output_is_valid_sarif_2_1_0() {
+/// A validator for the official SARIF 2.1.0 schema (vendored, see tests/data/README.md).
+fn sarif_validator() -> jsonschema::Validator {
     let mut schema: Value = serde_json::from_str(
         &std::fs::read_to_string(crate_dir().join("tests/data/sarif-schema-2.1.0.json"))
             .expect("vendored schema"),
@@ -355,10 +355,24 @@ fn sarif_output_is_valid_sarif_2_1_0() {
         assert_eq!(pattern, "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$");
         *pattern = Value::from("^[a-zA-Z]{2}(-[a-zA-Z]{2})?$");
     }
-    let validator = jsonschema::options()
+    jsonschema::options()
         .should_validate_formats(true)
         .build(&schema)
-        .expect("schema compiles");
+        .expect("schema compiles")
+}
+
+/// Asserts that `log` is valid SARIF 2.1.0.
+fn assert_valid_sarif(validator: &jsonschema::Validator, log: &Value) {
+    let errors: Vec<String> = validator
+        .iter_errors(log)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+}
+
+#[test]
+fn sarif_output_is_valid_sarif_2_1_0() {
+    let validator = sarif_validator();
     let dir = scratch("sarif");
     write(&dir, "a b/tools.json", "{\"x\": 1, \"x\": 2}\n");
     write(&dir, "c/tools.json", BROKEN);
@@ -366,11 +380,7 @@ fn sarif_output_is_valid_sarif_2_1_0() {
     let out = toolsmith_in(&dir, &["lint", "--format", "sarif"]);
     assert_eq!(status(&out), 1);
     let log = json(&out);
-    let errors: Vec<String> = validator
-        .iter_errors(&log)
-        .map(|e| format!("{} at {}", e, e.instance_path()))
-        .collect();
-    assert!(errors.is_empty(), "{errors:#?}");
+    assert_valid_sarif(&validator, &log);
 
     let run = &log["runs"][0];
     assert_eq!(run["columnKind"], "unicodeCodePoints");
@@ -552,10 +562,12 @@ fn lint_tree_without_panic(root: &Path) {
     );
     let report = json(&out);
     assert!(report["summary"]["files"].as_u64() > Some(0));
-    // Every file, each given explicitly (dialect detection by shape, not name).
     for format in ["human", "github", "sarif"] {
         let out = toolsmith(&["lint", "--format", format, root.to_str().expect("utf-8")]);
         assert!(matches!(status(&out), 0 | 1), "{format}: {}", stderr(&out));
+        if format == "sarif" {
+            assert_valid_sarif(&sarif_validator(), &json(&out));
+        }
     }
 }
 
@@ -566,7 +578,10 @@ fn fixtures_lint_without_panic() {
 
 #[test]
 fn corpus_lints_without_panic() {
-    let corpus = crate_dir().join("../../shared/corpus");
+    // `TOOLSMITH_CORPUS` points elsewhere (e.g. from a worktree that has no
+    // `shared/` beside it).
+    let corpus = std::env::var_os("TOOLSMITH_CORPUS")
+        .map_or_else(|| crate_dir().join("../../shared/corpus"), PathBuf::from);
     if !corpus.is_dir() {
         eprintln!(
             "notice: {} is absent; corpus test skipped",
