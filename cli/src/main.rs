@@ -6,6 +6,7 @@
 
 mod commands;
 mod error;
+mod output;
 mod render;
 mod walk;
 

@@ -612,3 +612,30 @@ fn corpus_lints_without_panic() {
         assert!(matches!(status(&out), 0 | 1), "{}", stderr(&out));
     }
 }
+
+#[test]
+fn gen_writes_the_same_code_to_stdout_and_to_a_file() {
+    let dir = scratch("gen");
+    let out_file = dir.join("tools.rs");
+    let to_stdout = toolsmith(&["gen", "tests/data/valid/tools.json"]);
+    assert_eq!(status(&to_stdout), 0, "{}", stderr(&to_stdout));
+    let to_file = toolsmith(&[
+        "gen",
+        "tests/data/valid/tools.json",
+        "-o",
+        out_file.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(status(&to_file), 0, "{}", stderr(&to_file));
+    assert!(to_file.stdout.is_empty());
+    assert_eq!(std::fs::read(&out_file).expect("written"), to_stdout.stdout);
+
+    let unwritable = dir.join("no/such/dir/tools.rs");
+    let out = toolsmith(&[
+        "gen",
+        "tests/data/valid/tools.json",
+        "--output",
+        unwritable.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(status(&out), 2);
+    assert!(stderr(&out).contains("cannot write"), "{}", stderr(&out));
+}

@@ -5,8 +5,8 @@
 //! stderr, so that stdout never holds half a file, and the status is 1.
 
 use crate::error::{Error, Status};
+use crate::output;
 use crate::render;
-use std::io::Write as _;
 use std::path::PathBuf;
 
 /// Arguments of `toolsmith gen`.
@@ -35,11 +35,7 @@ pub fn run(args: &Args) -> Result<Status, Error> {
                     path: path.clone(),
                     source,
                 })?,
-                None => {
-                    let mut out = std::io::stdout().lock();
-                    out.write_all(code.as_bytes())?;
-                    out.flush()?;
-                }
+                None => output::stdout_raw(&code)?,
             }
             Ok(Status::Ok)
         }
@@ -54,9 +50,7 @@ pub fn run(args: &Args) -> Result<Status, Error> {
                 },
                 args.path.display()
             ));
-            let mut err = anstream::stderr().lock();
-            err.write_all(text.as_bytes())?;
-            err.flush()?;
+            output::stderr(&text)?;
             Ok(Status::Findings)
         }
     }

@@ -1,6 +1,7 @@
 //! `toolsmith lint [PATH]...`: find manifests, run the rules, render the findings.
 
 use crate::error::{Error, Status};
+use crate::output;
 use crate::render::{self, Format};
 use crate::walk;
 use std::collections::BTreeMap;
@@ -100,12 +101,7 @@ pub fn run(args: &Args) -> Result<Status, Error> {
     }
     let color = render::color_enabled(&std::io::stdout());
     let text = render::render(args.format, &outcome.diagnostics, outcome.files, color);
-    {
-        use std::io::Write;
-        let mut out = anstream::stdout().lock();
-        out.write_all(text.as_bytes())?;
-        out.flush()?;
-    }
+    output::stdout(&text)?;
     let d = &outcome.diagnostics;
     Ok(if !errors.is_empty() {
         Status::ToolError
@@ -137,7 +133,9 @@ pub fn lint_inputs(inputs: &[Input], options: &Options) -> Outcome {
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_default())
+            // A panic in the rules is a bug: let it end the process (status
+            // 101) rather than drop that part's findings.
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
             .collect()
     });
     let mut outcome = Outcome::default();

@@ -1,8 +1,8 @@
 //! `toolsmith rules`: every rule with its default severity, dialect and summary.
 
 use crate::error::{Error, Status};
+use crate::output;
 use std::fmt::Write as _;
-use std::io::Write as _;
 use toolsmith_manifest::rules;
 
 /// Arguments of `toolsmith rules` (none yet).
@@ -24,8 +24,6 @@ pub fn run(_args: &Args) -> Result<Status, Error> {
             rule.summary
         );
     }
-    let mut stdout = anstream::stdout().lock();
-    stdout.write_all(out.as_bytes())?;
-    stdout.flush()?;
+    output::stdout(&out)?;
     Ok(Status::Ok)
 }
