@@ -639,3 +639,37 @@ fn gen_writes_the_same_code_to_stdout_and_to_a_file() {
     assert_eq!(status(&out), 2);
     assert!(stderr(&out).contains("cannot write"), "{}", stderr(&out));
 }
+
+#[test]
+fn dialect_flag_overrides_detection() {
+    let dir = scratch("dialect");
+    write(&dir, "manifest.json", "{\"name\": \"x\"}\n");
+    let rules_of = |args: &[&str]| -> Vec<String> {
+        let report = json(&toolsmith_in(&dir, args));
+        report["diagnostics"]
+            .as_array()
+            .expect("diagnostics")
+            .iter()
+            .map(|d| d["rule"].as_str().expect("rule").to_string())
+            .collect()
+    };
+    let detected = rules_of(&["lint", "--format", "json", "manifest.json"]);
+    assert!(
+        detected.iter().any(|r| r == "dialect/unknown"),
+        "{detected:?}"
+    );
+    for dialect in ["agentcli", "chai", "describe", "skill"] {
+        let forced = rules_of(&[
+            "lint",
+            "--format",
+            "json",
+            "--dialect",
+            dialect,
+            "manifest.json",
+        ]);
+        assert!(
+            !forced.iter().any(|r| r == "dialect/unknown"),
+            "{dialect}: {forced:?}"
+        );
+    }
+}
