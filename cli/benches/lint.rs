@@ -20,6 +20,9 @@ use std::sync::OnceLock;
 
 fn main() {
     divan::main();
+    if let Some(root) = ROOT.get() {
+        let _ = std::fs::remove_dir_all(root);
+    }
 }
 
 fn corpus() -> Option<PathBuf> {
@@ -77,9 +80,11 @@ fn generated_10k(bencher: divan::Bencher) {
     bencher.bench(|| lint(&paths));
 }
 
-/// The generated tree (written once per bench run).
+/// Where the generated tree is, once written.
+static ROOT: OnceLock<PathBuf> = OnceLock::new();
+
+/// The generated tree (written once per bench run, removed at the end).
 fn generated() -> &'static Path {
-    static ROOT: OnceLock<PathBuf> = OnceLock::new();
     ROOT.get_or_init(|| {
         let root = std::env::temp_dir().join(format!("toolsmith-bench-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
