@@ -2,9 +2,10 @@
 //! binary / subcommand pair is in it, shared by execution specs, resolvers
 //! and `subcommandOverride`.
 
-use super::fields::{invalid_type, show, suggest};
+use super::fields::{invalid_type, show};
 use crate::diagnostic::Finding;
 use crate::rules::Rule;
+use crate::suggest::closest;
 use crate::tree::Node;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -74,7 +75,7 @@ impl Allowlist {
                 format!("{label}: binary {} not in allowlist", show(name)),
             );
             let keys = self.entries.keys().map(String::as_str);
-            findings.push(match suggest(name, keys) {
+            findings.push(match closest(name, keys) {
                 Some(s) => finding.with_help(format!("did you mean {}?", show(s))),
                 None => finding.with_help(format!(
                     "add {} with its allowed subcommands to the allowlist",
@@ -100,7 +101,7 @@ impl Allowlist {
             ),
         );
         let listed = self.entries.get(name).map_or(&[][..], Vec::as_slice);
-        findings.push(match suggest(sub, listed.iter().map(String::as_str)) {
+        findings.push(match closest(sub, listed.iter().map(String::as_str)) {
             Some(s) if !s.is_empty() => finding.with_help(format!("did you mean {}?", show(s))),
             _ => finding.with_help(format!("add {} to allowlist[{}]", show(sub), show(name))),
         });

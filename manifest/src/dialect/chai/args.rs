@@ -3,13 +3,14 @@
 
 use super::Version;
 use super::allowlist::Allowlist;
-use super::fields::{expected_list, missing, show, suggest};
+use super::fields::{expected_list, missing, show};
 use super::modelled::{self, Gap, field_gap, kind_gap};
 use super::resolver;
 use super::tools::{Property, ToolInfo};
 use crate::diagnostic::Finding;
 use crate::model::{ArgKind, ArgMapping};
 use crate::rules::Rule;
+use crate::suggest::closest;
 use crate::tree::Node;
 
 pub static UNKNOWN_KIND: Rule = Rule::error(
@@ -348,7 +349,7 @@ fn unknown_kind(node: &Node, kind: &str, kinds: &[&str], version: Version) -> Fi
             "`{kind}` is a chai v0.5 kind; the legacy single-file format rejects it: move to the three-file layout (tools.json array, allowlist.json, execution.json)"
         ));
     }
-    match suggest(kind, kinds.iter().copied()) {
+    match closest(kind, kinds.iter().copied()) {
         Some(s) => f.with_help(format!("did you mean \"{s}\"?")),
         None => f,
     }
@@ -365,7 +366,7 @@ fn param_absent(node: &Node, param: &str, tool: &ToolInfo, label: &str) -> Findi
             show(&tool.name)
         ),
     );
-    match suggest(param, tool.property_names()) {
+    match closest(param, tool.property_names()) {
         Some(s) => f.with_help(format!("did you mean {}?", show(s))),
         None => f.with_help(format!(
             "declare it in tools[{}].parameters.properties, or remove the mapping",

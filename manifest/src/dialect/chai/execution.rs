@@ -314,7 +314,7 @@ fn unknown_tool(node: &Node, name: &str, label: &str, tools: &[ToolInfo]) -> Fin
         node.pointer.clone(),
         format!("{label}: tool {} not in tools", show(name)),
     );
-    match super::fields::suggest(name, tools.iter().map(|t| t.name.as_str())) {
+    match crate::suggest::closest(name, tools.iter().map(|t| t.name.as_str())) {
         Some(s) => f.with_help(format!("did you mean {}?", show(s))),
         None => f.with_help(format!(
             "declare a tool named {} in tools, or remove this execution spec",

@@ -6,6 +6,7 @@ use super::Version;
 use crate::diagnostic::Finding;
 use crate::rules::Rule;
 use crate::source::Span;
+use crate::suggest::closest;
 use crate::tree::{Kind, Node};
 
 pub static UNKNOWN_FIELD: Rule = Rule::error(
@@ -388,43 +389,8 @@ fn unknown_field(
             "`{key}` is a chai v0.5 field; the legacy single-file format rejects it: move to the three-file layout (tools.json array, allowlist.json, execution.json)"
         ));
     }
-    match suggest(key, names.iter().copied()) {
+    match closest(key, names.iter().copied()) {
         Some(s) => finding.with_help(format!("did you mean `{s}`? (keys are camelCase)")),
         None => finding,
     }
-}
-
-/// The candidate closest to `word`: equal ignoring case, `_` and `-`, or
-/// within a small edit distance.
-///
-/// ```
-/// use toolsmith_manifest::dialect::chai::fields::suggest;
-/// assert_eq!(suggest("flag_if_true", ["flag", "flagIfTrue"]), Some("flagIfTrue"));
-/// assert_eq!(suggest("parm", ["param", "kind"]), Some("param"));
-/// assert_eq!(suggest("zzzz", ["param", "kind"]), None);
-/// ```
-pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let norm = |s: &str| -> String {
-        s.chars()
-            .filter(|c| *c != '_' && *c != '-')
-            .flat_map(char::to_lowercase)
-            .collect()
-    };
-    // Bounded work: long words and long candidate lists get no suggestion.
-    const MAX_LEN: usize = 64;
-    const MAX_CANDIDATES: usize = 50;
-    let candidates: Vec<&'a str> = candidates.into_iter().take(MAX_CANDIDATES + 1).collect();
-    if word.len() > MAX_LEN || candidates.len() > MAX_CANDIDATES {
-        return None;
-    }
-    let word = norm(word);
-    let mut best: Option<(usize, &'a str)> = None;
-    for candidate in candidates.into_iter().filter(|c| c.len() <= MAX_LEN) {
-        let distance = strsim::levenshtein(&word, &norm(candidate));
-        let limit = (word.chars().count().max(candidate.chars().count()) / 3).max(1);
-        if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
-            best = Some((distance, candidate));
-        }
-    }
-    best.map(|(_, c)| c)
 }

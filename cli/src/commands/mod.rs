@@ -1,0 +1,5 @@
+//! One module per subcommand: its clap `Args` and its `run`.
+
+pub mod generate;
+pub mod lint;
+pub mod rules;
