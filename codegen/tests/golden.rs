@@ -193,3 +193,72 @@ fn kitchen_sink_matches_golden() {
         path.display()
     );
 }
+
+#[test]
+fn skill_items() {
+    use toolsmith_manifest::dialect::skill::Skill;
+    let skill = Skill {
+        name: "pdf-fill".into(),
+        description: "Fill PDF forms.".into(),
+        allowed_tools: vec!["Read".into(), "Bash(pdftk:*)".into()],
+        body: "# Fill\nSteps.\n".into(),
+        params: Some(json!({
+            "$resolve": "params.schema.json",
+            "type": "object",
+            "properties": {"file": {"type": "string"}, "pageCount": {"type": "integer", "minimum": 1}},
+            "required": ["file"]
+        })),
+        returns: Some(json!({"type": "object", "properties": {"ok": {"type": "boolean"}}})),
+    };
+    let out = toolsmith_codegen::skill::skill(&skill);
+    assert!(out.issues.is_empty(), "{:?}", out.issues);
+    let code = toolsmith_codegen::format(out.tokens);
+    let file = syn::parse_file(&code).expect("valid Rust");
+    let names: Vec<String> = file
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            syn::Item::Const(c) => Some(c.ident.to_string()),
+            syn::Item::Struct(s) => Some(s.ident.to_string()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "NAME",
+            "DESCRIPTION",
+            "ALLOWED_TOOLS",
+            "BODY",
+            "Params",
+            "Returns"
+        ]
+    );
+    assert!(
+        code.contains("pub page_count: ::std::option::Option<u64>"),
+        "{code}"
+    );
+    assert!(code.contains(r#"&["Read", "Bash(pdftk:*)"]"#), "{code}");
+}
+
+#[test]
+fn collisions_are_reported_with_both_names() {
+    let mut manifest = kitchen_sink();
+    manifest.tools[1].name = "notesmd-cli-search".into();
+    manifest.tools[2].parameters = json!({
+        "type": "object",
+        "properties": {"cityName": {"type": "string"}, "city_name": {"type": "string"},
+                       "unit": {"enum": ["a-b", "a_b"]}}
+    });
+    let out = toolsmith_codegen::tools::tools(&manifest);
+    let errors: Vec<&str> = out
+        .issues
+        .iter()
+        .filter(|i| i.rule.id == "codegen/name-collision")
+        .map(|i| i.message.as_str())
+        .collect();
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    assert!(errors[0].contains("`notesmd_cli_search` and `notesmd-cli-search`"));
+    assert!(errors[1].contains("`cityName` and `city_name`"));
+    assert!(errors[2].contains("`a-b` and `a_b`"));
+}
