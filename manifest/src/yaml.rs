@@ -111,8 +111,8 @@ pub struct Parsed {
 /// assert_eq!(p.findings[0].rule.id, "yaml/duplicate-key");
 /// let root = p.root.unwrap();
 /// assert_eq!(root.get("name").unwrap().as_str(), Some("b"));
-/// // `"é"` is 4 bytes: the second key starts at byte 4 + 10.
-/// assert_eq!(root.as_object().unwrap()[1].key_span.start, 14);
+/// // `name: "é"` and its newline are 11 bytes: the second key starts at byte 4 + 11.
+/// assert_eq!(root.as_object().unwrap()[1].key_span.start, 15);
 /// let p = parse("a: &x 1\nb: *x\n", 0);
 /// assert!(p.root.is_none());
 /// assert_eq!(p.findings.len(), 2);
@@ -229,8 +229,13 @@ fn screen(text: &str, positions: &Positions<'_>, findings: &mut Vec<Finding>) ->
             }
             Event::Alias(_) => {
                 findings.push(
-                    Finding::new(&ANCHOR, at, "", "YAML alias: anchors and aliases are not allowed")
-                        .with_help("write the value out instead of referring to an anchor"),
+                    Finding::new(
+                        &ANCHOR,
+                        at,
+                        "",
+                        "YAML alias: anchors and aliases are not allowed",
+                    )
+                    .with_help("write the value out instead of referring to an anchor"),
                 );
                 buildable = false;
                 (0, None)
@@ -257,8 +262,13 @@ fn screen(text: &str, positions: &Positions<'_>, findings: &mut Vec<Finding>) ->
         };
         if anchor != 0 {
             findings.push(
-                Finding::new(&ANCHOR, at, "", "YAML anchor: anchors and aliases are not allowed")
-                    .with_help("remove the `&anchor` and write repeated values out"),
+                Finding::new(
+                    &ANCHOR,
+                    at,
+                    "",
+                    "YAML anchor: anchors and aliases are not allowed",
+                )
+                .with_help("remove the `&anchor` and write repeated values out"),
             );
             buildable = false;
         }
@@ -268,7 +278,7 @@ fn screen(text: &str, positions: &Positions<'_>, findings: &mut Vec<Finding>) ->
                     &TAG,
                     at,
                     "",
-                    format!("YAML tag `{}{}` is not allowed", tag.handle, tag.suffix),
+                    format!("YAML tag `{}` is not allowed", tag_text(tag)),
                 )
                 .with_help("remove the tag; quote the value if it must be a string"),
             );
@@ -311,7 +321,18 @@ fn syntax_finding(text: &str, positions: &Positions<'_>, e: &ScanError) -> Findi
         }
         m
     })
-    .with_help("quote values that contain `: `, `#`, or start with `[`, `{`, `*`, `&`, `!`, `|`, `>`")
+    .with_help(
+        "quote values that contain `: `, `#`, or start with `[`, `{`, `*`, `&`, `!`, `|`, `>`",
+    )
+}
+
+/// A tag as it is usually written (`!!str` rather than `tag:yaml.org,2002:str`).
+fn tag_text(tag: &saphyr_parser::Tag) -> String {
+    if tag.is_yaml_core_schema() {
+        format!("!!{}", tag.suffix)
+    } else {
+        format!("{}{}", tag.handle, tag.suffix)
+    }
 }
 
 /// YAML 1.1 booleans that YAML 1.2 reads as strings.
@@ -359,29 +380,32 @@ impl<'t> Builder<'t, '_> {
         let start = self.positions.span(span);
         match event {
             Event::Scalar(value, style, _, tag) => {
-                let kind = match Scalar::parse_from_cow_and_metadata(value.clone(), style, tag.as_ref()) {
-                    Some(Scalar::Null) => Kind::Null,
-                    Some(Scalar::Boolean(b)) => Kind::Bool(b),
-                    Some(Scalar::Integer(i)) => Kind::Number(i.into()),
-                    Some(Scalar::FloatingPoint(f)) => serde_json::Number::from_f64(f.into_inner())
-                        .map_or_else(|| Kind::String(value.to_string()), Kind::Number),
-                    Some(Scalar::String(s)) => Kind::String(s.into_owned()),
-                    None => Kind::String(value.into_owned()),
-                };
-                if style == ScalarStyle::Plain && !self.in_key {
-                    if let Kind::String(s) = &kind {
-                        if is_yaml11_boolean(s) {
-                            self.findings.push(
-                                Finding::new(
-                                    &YAML11_BOOLEAN,
-                                    start,
-                                    pointer.clone(),
-                                    format!("`{s}` is the string \"{s}\" in YAML 1.2 but a boolean in YAML 1.1 loaders such as PyYAML"),
-                                )
-                                .with_help(format!("write `\"{s}\"` for a string, or `true`/`false` for a boolean")),
-                            );
+                let kind =
+                    match Scalar::parse_from_cow_and_metadata(value.clone(), style, tag.as_ref()) {
+                        Some(Scalar::Null) => Kind::Null,
+                        Some(Scalar::Boolean(b)) => Kind::Bool(b),
+                        Some(Scalar::Integer(i)) => Kind::Number(i.into()),
+                        Some(Scalar::FloatingPoint(f)) => {
+                            serde_json::Number::from_f64(f.into_inner())
+                                .map_or_else(|| Kind::String(value.to_string()), Kind::Number)
                         }
-                    }
+                        Some(Scalar::String(s)) => Kind::String(s.into_owned()),
+                        None => Kind::String(value.into_owned()),
+                    };
+                if let Kind::String(s) = &kind
+                    && style == ScalarStyle::Plain
+                    && !self.in_key
+                    && is_yaml11_boolean(s)
+                {
+                    self.findings.push(
+                        Finding::new(
+                            &YAML11_BOOLEAN,
+                            start,
+                            pointer.clone(),
+                            format!("`{s}` is the string \"{s}\" in YAML 1.2 but a boolean in YAML 1.1 loaders such as PyYAML"),
+                        )
+                        .with_help(format!("write `\"{s}\"` for a string, or `true`/`false` for a boolean")),
+                    );
                 }
                 Some(Node {
                     kind,
@@ -484,7 +508,10 @@ impl<'t> Builder<'t, '_> {
                         &NON_STRING_KEY,
                         key.span,
                         pointer.to_string(),
-                        format!("key `{text}` is a {} in YAML 1.2, not a string", key.type_name()),
+                        format!(
+                            "key `{text}` is a {} in YAML 1.2, not a string",
+                            key.type_name()
+                        ),
                     )
                     .with_help(format!("quote it: `\"{text}\":`")),
                 );
@@ -495,7 +522,14 @@ impl<'t> Builder<'t, '_> {
                     &COMPLEX_KEY,
                     key.span,
                     pointer.to_string(),
-                    format!("a {} used as a mapping key", if key.as_array().is_some() { "sequence" } else { "mapping" }),
+                    format!(
+                        "a {} used as a mapping key",
+                        if key.as_array().is_some() {
+                            "sequence"
+                        } else {
+                            "mapping"
+                        }
+                    ),
                 ));
                 Some(None)
             }
@@ -557,7 +591,11 @@ mod tests {
     fn flow_collections_are_recorded_once_at_the_outermost_level() {
         let text = "a: [1, {b: c}]\nd:\n  e: {}\n";
         let p = parse(text, 0);
-        let spans: Vec<&str> = p.flow.iter().map(|f| &text[f.span.start..f.span.end]).collect();
+        let spans: Vec<&str> = p
+            .flow
+            .iter()
+            .map(|f| &text[f.span.start..f.span.end])
+            .collect();
         assert_eq!(spans, ["[1, {b: c}]", "{}"]);
         assert_eq!(p.flow[1].pointer, "/d/e");
         assert!(p.flow[1].mapping);
@@ -601,7 +639,10 @@ mod tests {
     fn keys() {
         let p = parse("1: a\n? [x]\n: y\n", 0);
         assert_eq!(ids(&p), ["yaml/non-string-key", "yaml/complex-key"]);
-        assert_eq!(p.root.as_ref().unwrap().to_value(), serde_json::json!({"1": "a"}));
+        assert_eq!(
+            p.root.as_ref().unwrap().to_value(),
+            serde_json::json!({"1": "a"})
+        );
     }
 
     #[test]

@@ -73,7 +73,10 @@ fn strict_profile_agrees_with_skills_ref() {
         .iter()
         .filter(|(_, d, _)| d == "agent-skills-md")
         .count();
-    assert_eq!(agent_skills, 175, "expected 175 Agent Skills files in the corpus");
+    assert_eq!(
+        agent_skills, 175,
+        "expected 175 Agent Skills files in the corpus"
+    );
     let mut disagreements = Vec::new();
     let (mut checked, mut failing) = (0, 0);
     for (path, dialect, verdict) in &records {
@@ -122,14 +125,20 @@ fn every_corpus_skill_file_lints_under_both_profiles() {
     };
     let mut files = Vec::new();
     collect_skill_files(&dir, &mut files);
-    assert!(files.len() >= 175 + 37 + 3, "found only {} skill files", files.len());
+    assert!(
+        files.len() >= 175 + 37 + 3,
+        "found only {} skill files",
+        files.len()
+    );
     for path in &files {
         for options in [Options::default(), strict()] {
             let report = lint(&[Input::new(path.clone())], &options)
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             assert_eq!(report.files, 1, "{}", path.display());
             // Every finding is positioned inside the file.
-            let len = std::fs::metadata(path).map(|m| m.len() as usize).unwrap_or(0);
+            let len = std::fs::metadata(path)
+                .map(|m| m.len() as usize)
+                .unwrap_or(0);
             for d in report.diagnostics.iter() {
                 assert!(d.span.end <= len, "{d}: span past the end of the file");
             }

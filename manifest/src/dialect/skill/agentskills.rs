@@ -137,7 +137,12 @@ const MAX_COMPATIBILITY: usize = 500;
 pub(crate) fn check(ctx: &mut Ctx<'_>, root: &Node) -> (String, String) {
     fields(ctx, root);
     let name = text_field(ctx, root, "name", true);
-    let description = text_field(ctx, root, "description", !ctx.jsfw || ctx.file == SkillFile::Folder);
+    let description = text_field(
+        ctx,
+        root,
+        "description",
+        !ctx.jsfw || ctx.file == SkillFile::Folder,
+    );
     if let Some((node, name)) = &name {
         if ctx.jsfw && ctx.file != SkillFile::Folder {
             super::jsfw::check_name(ctx, node, name);
@@ -208,14 +213,15 @@ fn fields(ctx: &mut Ctx<'_>, root: &Node) {
         if SPEC_FIELDS.contains(&key) {
             continue;
         }
-        let message = format!(
-            "Unexpected fields in frontmatter: {key}. Only {SPEC_FIELDS:?} are allowed."
-        )
-        .replace('"', "'");
+        let message =
+            format!("Unexpected fields in frontmatter: {key}. Only {SPEC_FIELDS:?} are allowed.")
+                .replace('"', "'");
         let pointer = format!("/{}", crate::tree::escape_pointer_token(key));
         if super::jsfw::EXTENSION_KEYS.contains(&key) {
             let f = Finding::new(&UNKNOWN_FIELD, m.key_span, pointer, message)
-                .with_help(format!("`{key}` is a JS framework field: it belongs under `metadata:`"))
+                .with_help(format!(
+                    "`{key}` is a JS framework field: it belongs under `metadata:`"
+                ))
                 .with_severity(crate::diagnostic::Severity::Error);
             ctx.findings.push(f);
             continue;
@@ -236,7 +242,8 @@ fn fields(ctx: &mut Ctx<'_>, root: &Node) {
         };
         let f = Finding::new(&UNKNOWN_FIELD, m.key_span, pointer, message).with_help(help);
         if ctx.jsfw {
-            ctx.findings.push(f.with_severity(crate::diagnostic::Severity::Error));
+            ctx.findings
+                .push(f.with_severity(crate::diagnostic::Severity::Error));
         } else {
             ctx.push_strict(f);
         }
@@ -292,7 +299,14 @@ fn non_string_warning(ctx: &mut Ctx<'_>, node: &Node, key: &str) {
     let what = if ctx.scalar_text(node).is_some() {
         format!("the YAML 1.2 {} `{raw}`", node.type_name())
     } else {
-        format!("a YAML {}", if node.as_array().is_some() { "sequence" } else { "mapping" })
+        format!(
+            "a YAML {}",
+            if node.as_array().is_some() {
+                "sequence"
+            } else {
+                "mapping"
+            }
+        )
     };
     if raw.is_empty() && node.is_null() {
         return;
@@ -314,7 +328,8 @@ fn check_name(ctx: &mut Ctx<'_>, node: &Node, raw: &str) {
     let name: String = raw.trim().nfkc().collect();
     let span = node.span;
     let push = |ctx: &mut Ctx<'_>, rule: &'static Rule, message: String| {
-        ctx.findings.push(Finding::new(rule, span, "/name", message));
+        ctx.findings
+            .push(Finding::new(rule, span, "/name", message));
     };
     let len = name.chars().count();
     if len > MAX_NAME {
@@ -325,19 +340,33 @@ fn check_name(ctx: &mut Ctx<'_>, node: &Node, raw: &str) {
         );
     }
     if name != name.to_lowercase() {
-        push(ctx, &NAME_LOWERCASE, format!("Skill name '{name}' must be lowercase"));
+        push(
+            ctx,
+            &NAME_LOWERCASE,
+            format!("Skill name '{name}' must be lowercase"),
+        );
     }
     if name.starts_with('-') || name.ends_with('-') {
-        push(ctx, &NAME_HYPHENS, "Skill name cannot start or end with a hyphen".to_string());
+        push(
+            ctx,
+            &NAME_HYPHENS,
+            "Skill name cannot start or end with a hyphen".to_string(),
+        );
     }
     if name.contains("--") {
-        push(ctx, &NAME_HYPHENS, "Skill name cannot contain consecutive hyphens".to_string());
+        push(
+            ctx,
+            &NAME_HYPHENS,
+            "Skill name cannot contain consecutive hyphens".to_string(),
+        );
     }
     if !name.chars().all(|c| c.is_alphanumeric() || c == '-') {
         push(
             ctx,
             &NAME_CHARACTERS,
-            format!("Skill name '{name}' contains invalid characters. Only letters, digits, and hyphens are allowed."),
+            format!(
+                "Skill name '{name}' contains invalid characters. Only letters, digits, and hyphens are allowed."
+            ),
         );
     } else if !name.is_ascii() {
         ctx.findings.push(
@@ -366,7 +395,9 @@ fn check_name(ctx: &mut Ctx<'_>, node: &Node, raw: &str) {
                         "/name",
                         format!("Directory name '{dir}' must match skill name '{name}'"),
                     )
-                    .with_help(format!("rename the directory to `{name}`, or set `name: {dir}`")),
+                    .with_help(format!(
+                        "rename the directory to `{name}`, or set `name: {dir}`"
+                    )),
                 );
             }
         }
@@ -385,7 +416,10 @@ fn metadata(ctx: &mut Ctx<'_>, root: &Node) {
                     &METADATA_TYPE,
                     node.span,
                     "/metadata",
-                    format!("Field 'metadata' must be a mapping, found a {}", node.type_name()),
+                    format!(
+                        "Field 'metadata' must be a mapping, found a {}",
+                        node.type_name()
+                    ),
                 )
                 .with_help("write `metadata:` followed by indented `key: value` lines"),
             );
@@ -398,13 +432,21 @@ fn metadata(ctx: &mut Ctx<'_>, root: &Node) {
     for m in members {
         if m.value.as_str().is_some()
             || (ctx.jsfw
-                && (super::jsfw::EXTENSION_KEYS.contains(&m.key.as_str()) || m.key.starts_with('$')))
+                && (super::jsfw::EXTENSION_KEYS.contains(&m.key.as_str())
+                    || m.key.starts_with('$')))
         {
             continue;
         }
         let shown = match ctx.scalar_text(&m.value) {
             Some(t) => format!("the YAML 1.2 {} `{t}`", m.value.type_name()),
-            None => format!("a YAML {}", if m.value.as_array().is_some() { "sequence" } else { "mapping" }),
+            None => format!(
+                "a YAML {}",
+                if m.value.as_array().is_some() {
+                    "sequence"
+                } else {
+                    "mapping"
+                }
+            ),
         };
         ctx.findings.push(
             Finding::new(
@@ -413,7 +455,9 @@ fn metadata(ctx: &mut Ctx<'_>, root: &Node) {
                 m.value.pointer.clone(),
                 format!("metadata value `{}` is {shown}, not a string", m.key),
             )
-            .with_help("quote the value; skills-ref converts it with str(), other clients may reject it"),
+            .with_help(
+                "quote the value; skills-ref converts it with str(), other clients may reject it",
+            ),
         );
     }
 }

@@ -60,8 +60,13 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, node: Option<&Node>) -> Vec<String> {
         Kind::Array(items) => {
             if ctx.strict() {
                 ctx.findings.push(
-                    Finding::new(&FORM, node.span, "/allowed-tools", "`allowed-tools` is a YAML list; the spec says a space-separated string")
-                        .with_help("write `allowed-tools: Read Grep Bash(git:*)`"),
+                    Finding::new(
+                        &FORM,
+                        node.span,
+                        "/allowed-tools",
+                        "`allowed-tools` is a YAML list; the spec says a space-separated string",
+                    )
+                    .with_help("write `allowed-tools: Read Grep Bash(git:*)`"),
                 );
             }
             for item in items {
@@ -71,7 +76,10 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, node: Option<&Node>) -> Vec<String> {
                         &TYPE,
                         item.span,
                         item.pointer.clone(),
-                        format!("Field 'allowed-tools' list items must all be strings, found a {}", item.type_name()),
+                        format!(
+                            "Field 'allowed-tools' list items must all be strings, found a {}",
+                            item.type_name()
+                        ),
                     )),
                 }
             }
@@ -86,7 +94,10 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, node: Option<&Node>) -> Vec<String> {
             .with_help("write `allowed-tools: Read Grep Bash(git:*)`"),
         ),
         _ => {
-            let text = ctx.scalar_text(node).map(|t| t.into_owned()).unwrap_or_default();
+            let text = ctx
+                .scalar_text(node)
+                .map(|t| t.into_owned())
+                .unwrap_or_default();
             tokens = tokenize(ctx, node, &text);
         }
     }
@@ -182,7 +193,11 @@ fn parse_token(ctx: &mut Ctx<'_>, token: &Token) -> bool {
             .push(Finding::new(rule, token.span, "/allowed-tools", message));
     };
     if pat.is_empty() {
-        err(ctx, &SYNTAX, format!("`allowed-tools` entry `{text}` has no tool name before `(`"));
+        err(
+            ctx,
+            &SYNTAX,
+            format!("`allowed-tools` entry `{text}` has no tool name before `(`"),
+        );
         return false;
     }
     if let Some(bad) = pat.chars().find(|c| !is_pattern_char(*c)) {
@@ -197,7 +212,11 @@ fn parse_token(ctx: &mut Ctx<'_>, token: &Token) -> bool {
         return true;
     };
     let Some(inner) = rest.strip_prefix('(').and_then(|r| r.strip_suffix(')')) else {
-        err(ctx, &SYNTAX, format!("`allowed-tools` entry `{text}` has text after its closing `)`"));
+        err(
+            ctx,
+            &SYNTAX,
+            format!("`allowed-tools` entry `{text}` has text after its closing `)`"),
+        );
         return false;
     };
     if ctx.jsfw {
@@ -206,15 +225,20 @@ fn parse_token(ctx: &mut Ctx<'_>, token: &Token) -> bool {
                 Some(word) => word == "deny",
                 None => spec.split_once('=').is_some_and(|(k, v)| {
                     !v.is_empty()
-                        && k.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-                        && k.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+                        && k.chars()
+                            .next()
+                            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                        && k.chars()
+                            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
                 }),
             };
             if !ok {
                 err(
                     ctx,
                     &SPECIFIER,
-                    format!("`allowed-tools` entry `{text}`: specifier `{spec}` is neither `key=value` nor `$deny`"),
+                    format!(
+                        "`allowed-tools` entry `{text}`: specifier `{spec}` is neither `key=value` nor `$deny`"
+                    ),
                 );
             }
         }
@@ -241,7 +265,9 @@ pub(crate) fn cross_check(ctx: &mut Ctx<'_>, root: &Node, tokens: &[String], too
             .text
             .get(node.span.start..node.span.end)
             .and_then(|s| s.find(token.as_str()))
-            .map_or(node.span, |at| Span::new(node.span.start + at, node.span.start + at + token.len()));
+            .map_or(node.span, |at| {
+                Span::new(node.span.start + at, node.span.start + at + token.len())
+            });
         let mut listed: Vec<&str> = tools.iter().map(String::as_str).take(10).collect();
         if tools.len() > 10 {
             listed.push("…");

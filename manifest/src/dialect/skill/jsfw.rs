@@ -60,12 +60,19 @@ pub static DELEGATE: Rule = Rule::error(
 );
 
 /// Keys under `metadata` with a framework meaning.
-pub const EXTENSION_KEYS: [&str; 6] = ["role", "visibility", "tags", "params", "returns", "delegate"];
+pub const EXTENSION_KEYS: [&str; 6] = [
+    "role",
+    "visibility",
+    "tags",
+    "params",
+    "returns",
+    "delegate",
+];
 
 /// The cascade annotations.
 pub const ANNOTATIONS: [&str; 12] = [
-    "$inherit", "$private", "$public", "$local", "$global", "$dynamic", "$static", "$merge", "$order",
-    "$remove", "$self", "$hook",
+    "$inherit", "$private", "$public", "$local", "$global", "$dynamic", "$static", "$merge",
+    "$order", "$remove", "$self", "$hook",
 ];
 
 /// How deep `inline://base64` refs and markdown delegates may nest.
@@ -160,7 +167,10 @@ fn one_of(ctx: &mut Ctx<'_>, v: &Node, rule: &'static Rule, key: &str, allowed: 
         rule,
         v.span,
         v.pointer.clone(),
-        format!("`metadata.{key}` must be one of {}; found {found}", allowed.join(", ")),
+        format!(
+            "`metadata.{key}` must be one of {}; found {found}",
+            allowed.join(", ")
+        ),
     ));
 }
 
@@ -184,7 +194,10 @@ fn tags(ctx: &mut Ctx<'_>, v: &Node) {
                 &TAGS,
                 v.span,
                 v.pointer.clone(),
-                format!("`metadata.tags` must be a list of strings, found a {}", v.type_name()),
+                format!(
+                    "`metadata.tags` must be a list of strings, found a {}",
+                    v.type_name()
+                ),
             )
             .with_help("write `tags:` followed by `- tag` lines"),
         );
@@ -286,7 +299,8 @@ fn is_dotted_path(s: &str) -> bool {
     !s.is_empty()
         && s.split('.').all(|part| {
             let mut cs = part.chars();
-            cs.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+            cs.next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
                 && cs.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
         })
 }
@@ -297,7 +311,10 @@ fn delegate(ctx: &mut Ctx<'_>, v: &Node) {
             &DELEGATE,
             v.span,
             v.pointer.clone(),
-            format!("`metadata.delegate` must be a string, found a {}", v.type_name()),
+            format!(
+                "`metadata.delegate` must be a string, found a {}",
+                v.type_name()
+            ),
         ));
         return;
     };
@@ -340,7 +357,9 @@ fn local_path(ctx: &Ctx<'_>, value: &str, problems: &mut Problems) {
     let dir = ctx.path.parent().unwrap_or(Path::new(""));
     if !dir.join(path).is_file() {
         problems.push((
-            format!("`metadata.delegate` file `{value}` does not exist (relative to the skill file)"),
+            format!(
+                "`metadata.delegate` file `{value}` does not exist (relative to the skill file)"
+            ),
             None,
         ));
     }
@@ -380,11 +399,20 @@ fn inline(ctx: &mut Ctx<'_>, value: &str, depth: usize, problems: &mut Problems)
             ];
             let decoded = engines.iter().find_map(|e| e.decode(payload.trim()).ok());
             match decoded.map(String::from_utf8) {
-                None => problems.push(("`inline://base64` payload is not valid base64".to_string(), None)),
-                Some(Err(_)) => problems.push(("`inline://base64` payload does not decode to UTF-8 text".to_string(), None)),
-                Some(Ok(text)) if text.starts_with("inline://") => inline(ctx, &text, depth + 1, problems),
+                None => problems.push((
+                    "`inline://base64` payload is not valid base64".to_string(),
+                    None,
+                )),
+                Some(Err(_)) => problems.push((
+                    "`inline://base64` payload does not decode to UTF-8 text".to_string(),
+                    None,
+                )),
+                Some(Ok(text)) if text.starts_with("inline://") => {
+                    inline(ctx, &text, depth + 1, problems)
+                }
                 Some(Ok(_)) => problems.push((
-                    "`inline://base64` payload does not decode to another `inline://` ref".to_string(),
+                    "`inline://base64` payload does not decode to another `inline://` ref"
+                        .to_string(),
                     None,
                 )),
             }
@@ -419,7 +447,10 @@ fn markdown(ctx: &mut Ctx<'_>, payload: &str, depth: usize, problems: &mut Probl
         }
         let at = source.position(f.span.start);
         problems.push((
-            format!("in the inline markdown delegate, line {} column {}: {} [{}]", at.line, at.column, f.message, f.rule.id),
+            format!(
+                "in the inline markdown delegate, line {} column {}: {} [{}]",
+                at.line, at.column, f.message, f.rule.id
+            ),
             f.help,
         ));
     }

@@ -141,8 +141,11 @@ impl Ctx<'_> {
     /// Pushes `f`, as an error under `--profile strict`.
     pub fn push_strict(&mut self, f: Finding) {
         let strict = self.strict();
-        self.findings
-            .push(if strict { f.with_severity(Severity::Error) } else { f });
+        self.findings.push(if strict {
+            f.with_severity(Severity::Error)
+        } else {
+            f
+        });
     }
 
     /// The source text of a span.
@@ -156,7 +159,9 @@ impl Ctx<'_> {
     pub fn scalar_text<'n>(&'n self, node: &'n Node) -> Option<Cow<'n, str>> {
         match &node.kind {
             Kind::String(s) => Some(Cow::Borrowed(s)),
-            Kind::Null | Kind::Bool(_) | Kind::Number(_) => Some(Cow::Borrowed(self.slice(node.span))),
+            Kind::Null | Kind::Bool(_) | Kind::Number(_) => {
+                Some(Cow::Borrowed(self.slice(node.span)))
+            }
             Kind::Array(_) | Kind::Object(_) => None,
         }
     }
@@ -186,10 +191,10 @@ pub fn check(
     }
     let file = SkillFile::of(&doc.path);
     let label = match file {
-        SkillFile::Folder | SkillFile::Single => doc
-            .path
-            .file_name()
-            .map_or_else(|| "SKILL.md".to_string(), |n| n.to_string_lossy().into_owned()),
+        SkillFile::Folder | SkillFile::Single => doc.path.file_name().map_or_else(
+            || "SKILL.md".to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        ),
         _ => "SKILL.md".to_string(),
     };
     let mut ctx = Ctx {
@@ -237,7 +242,11 @@ pub(crate) fn check_text(ctx: &mut Ctx<'_>) -> Option<(Node, Skill)> {
     ctx.findings.extend(parsed.findings);
     let root = parsed.root?;
     for flow in &parsed.flow {
-        let what = if flow.mapping { "mapping `{…}`" } else { "sequence `[…]`" };
+        let what = if flow.mapping {
+            "mapping `{…}`"
+        } else {
+            "sequence `[…]`"
+        };
         let f = Finding::new(
             &agentskills::FLOW_STYLE,
             flow.span,
@@ -257,7 +266,8 @@ pub(crate) fn check_text(ctx: &mut Ctx<'_>) -> Option<(Node, Skill)> {
         ));
         return None;
     }
-    ctx.jsfw = matches!(ctx.file, SkillFile::Single | SkillFile::Inline) || jsfw::uses_extensions(&root);
+    ctx.jsfw =
+        matches!(ctx.file, SkillFile::Single | SkillFile::Inline) || jsfw::uses_extensions(&root);
     let (name, description) = agentskills::check(ctx, &root);
     let allowed_tools = allowed_tools::check(ctx, root.get("allowed-tools"));
     if ctx.jsfw {
@@ -278,7 +288,8 @@ pub(crate) fn check_text(ctx: &mut Ctx<'_>) -> Option<(Node, Skill)> {
 
 /// 1-based line of a byte offset.
 fn line_of(text: &str, offset: usize) -> usize {
-    text.get(..offset).map_or(1, |t| t.matches('\n').count() + 1)
+    text.get(..offset)
+        .map_or(1, |t| t.matches('\n').count() + 1)
 }
 
 /// Levenshtein distance of two short strings (`None` when either is long).
@@ -307,4 +318,166 @@ pub(crate) fn did_you_mean<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c
         .filter(|(d, c)| *d > 0 && *d <= 2 && *d < c.len())
         .min()
         .map(|(_, c)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::DEFAULT_MAX_SIZE;
+
+    fn run(
+        path: &str,
+        text: &str,
+        profile: Profile,
+        tools: Option<&[String]>,
+    ) -> (Document, Option<Skill>) {
+        let mut doc =
+            Document::from_bytes(path, Path::new(path), text.as_bytes(), DEFAULT_MAX_SIZE);
+        let options = Options {
+            profile,
+            ..Options::default()
+        };
+        let skill = check(&mut doc, &options, tools);
+        (doc, skill)
+    }
+
+    fn found(doc: &Document) -> Vec<(&'static str, Severity)> {
+        let mut v: Vec<_> = doc
+            .findings
+            .iter()
+            .map(|f| (f.rule.id, f.severity))
+            .collect();
+        v.sort();
+        v
+    }
+
+    const VENDOR: &str = "---\nname: demo\ndescription: Demo.\nargument-hint: [file]\n---\nBody\n";
+
+    #[test]
+    fn vendor_fields_and_flow_style_are_warnings_by_default_errors_under_strict() {
+        let (doc, skill) = run("s/demo/SKILL.md", VENDOR, Profile::Default, None);
+        assert_eq!(
+            found(&doc),
+            [
+                ("skill/flow-style", Severity::Warning),
+                ("skill/vendor-field", Severity::Warning)
+            ]
+        );
+        assert_eq!(skill.unwrap().body, "Body\n");
+        let (doc, _) = run("s/demo/SKILL.md", VENDOR, Profile::Strict, None);
+        assert_eq!(
+            found(&doc),
+            [
+                ("skill/flow-style", Severity::Error),
+                ("skill/vendor-field", Severity::Error)
+            ]
+        );
+    }
+
+    #[test]
+    fn every_scalar_is_text_as_in_strictyaml() {
+        let text = "---\nname: 123\ndescription: true\n---\n";
+        let (doc, skill) = run("s/123/SKILL.md", text, Profile::Strict, None);
+        assert!(!doc.has_errors(), "{:?}", doc.findings);
+        let skill = skill.unwrap();
+        assert_eq!(
+            (skill.name.as_str(), skill.description.as_str()),
+            ("123", "true")
+        );
+        assert_eq!(
+            found(&doc),
+            [
+                ("skill/non-string-scalar", Severity::Warning),
+                ("skill/non-string-scalar", Severity::Warning)
+            ]
+        );
+    }
+
+    #[test]
+    fn nfkc_names_match_their_directory() {
+        // U+FF41 FULLWIDTH a normalizes to `a`.
+        let text = "---\nname: \u{ff41}bc\ndescription: D.\n---\n";
+        let (doc, skill) = run("s/abc/SKILL.md", text, Profile::Strict, None);
+        assert!(!doc.has_errors(), "{:?}", doc.findings);
+        assert_eq!(skill.unwrap().name, "\u{ff41}bc");
+    }
+
+    #[test]
+    fn inner_delimiter_is_an_error_under_strict() {
+        let text = "---\nname: a\ndescription: x --- y\n---\n";
+        let (doc, _) = run("s/a/SKILL.md", text, Profile::Strict, None);
+        assert_eq!(
+            found(&doc),
+            [("frontmatter/inner-delimiter", Severity::Error)]
+        );
+    }
+
+    #[test]
+    fn allowed_tools_are_normalized_and_checked_against_the_directory() {
+        let text = "---\nname: a\ndescription: D.\nallowed-tools: git_* , Bash(npm run test:*) missing\n---\n";
+        let tools = ["git_status".to_string(), "Bash".to_string()];
+        let (doc, skill) = run("s/a/SKILL.md", text, Profile::Default, Some(&tools));
+        assert_eq!(
+            skill.unwrap().allowed_tools,
+            ["git_*", "Bash(npm run test:*)", "missing"]
+        );
+        assert_eq!(
+            found(&doc),
+            [("skill/allowed-tool-unmatched", Severity::Warning)]
+        );
+        let f = &doc.findings[0];
+        assert_eq!(&text[f.span.start..f.span.end], "missing");
+        // Under strict the comma form is reported (a warning: skills-ref accepts it).
+        let (doc, _) = run("s/a/SKILL.md", text, Profile::Strict, None);
+        assert_eq!(
+            found(&doc),
+            [("skill/allowed-tools-form", Severity::Warning)]
+        );
+    }
+
+    #[test]
+    fn params_and_returns_are_returned_as_json() {
+        let text = "---\nname: t\nmetadata:\n  params:\n    type: object\n    properties:\n      q:\n        type: string\n  returns:\n    type: string\n---\n";
+        let (doc, skill) = run("s/t.skill.md", text, Profile::Default, None);
+        assert!(!doc.has_errors(), "{:?}", doc.findings);
+        let skill = skill.unwrap();
+        assert_eq!(
+            skill.params,
+            Some(serde_json::json!({"type": "object", "properties": {"q": {"type": "string"}}}))
+        );
+        assert_eq!(skill.returns, Some(serde_json::json!({"type": "string"})));
+    }
+
+    #[test]
+    fn oversized_files_are_refused_with_a_finding() {
+        let mut doc =
+            Document::from_bytes("SKILL.md", Path::new("SKILL.md"), b"---\nname: a\n---\n", 4);
+        assert!(check(&mut doc, &Options::default(), None).is_none());
+        assert_eq!(doc.findings[0].rule.id, "input/too-large");
+    }
+
+    #[test]
+    fn base64_nesting_is_bounded() {
+        use base64::Engine;
+        let mut value = "inline://code,export default async function () {}".to_string();
+        for _ in 0..20 {
+            value = format!(
+                "inline://base64,{}",
+                base64::engine::general_purpose::STANDARD.encode(&value)
+            );
+        }
+        let text = format!("---\nname: t\nmetadata:\n  delegate: \"{value}\"\n---\n");
+        let (doc, _) = run("s/t.skill.md", &text, Profile::Default, None);
+        assert_eq!(found(&doc), [("skill/jsfw-delegate", Severity::Error)]);
+        assert!(doc.findings[0].message.contains("deeper than 8"));
+    }
+
+    #[test]
+    fn edit_distance_suggests_fields() {
+        assert_eq!(
+            did_you_mean("descripton", &["description", "name"]),
+            Some("description")
+        );
+        assert_eq!(did_you_mean("zzz", &["description", "name"]), None);
+    }
 }
