@@ -18,6 +18,7 @@ use crate::rules::Rule;
 use crate::source::Span;
 use crate::tree::{Kind, Member, Node, escape_pointer_token};
 use saphyr::Scalar;
+use std::collections::HashSet;
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Span as YamlSpan, StrInput};
 
 pub static SYNTAX: Rule = Rule::error("yaml/syntax", "yaml", "the frontmatter is not valid YAML");
@@ -442,6 +443,7 @@ impl<'t> Builder<'t, '_> {
                 let flow = !span.is_empty();
                 self.enter_flow(flow);
                 let mut members: Vec<Member> = Vec::new();
+                let mut keys: HashSet<String> = HashSet::new();
                 let mut end = start.end;
                 loop {
                     let (event, span) = self.next()?;
@@ -460,7 +462,7 @@ impl<'t> Builder<'t, '_> {
                         continue;
                     };
                     let child = format!("{pointer}/{}", escape_pointer_token(&key));
-                    if members.iter().any(|m| m.key == key) {
+                    if !keys.insert(key.clone()) {
                         self.findings.push(
                             Finding::new(&DUPLICATE_KEY, key_span, child.clone(), format!("duplicate key `{key}`"))
                                 .with_help("remove one of them: loaders silently keep one value and drop the other"),

@@ -11,6 +11,7 @@ use crate::schema::{self, SchemaCheck};
 use crate::source::Span;
 use crate::tree::{Kind, Node};
 use base64::Engine;
+use std::collections::HashMap;
 use std::path::{Component, Path};
 
 pub static NAME: Rule = Rule::error(
@@ -203,7 +204,8 @@ fn tags(ctx: &mut Ctx<'_>, v: &Node) {
         );
         return;
     };
-    let mut seen: Vec<(String, String)> = Vec::new();
+    // normalized form → the first tag that had it
+    let mut seen: HashMap<String, String> = HashMap::new();
     for item in items {
         let Some(tag) = item.as_str() else {
             ctx.findings.push(Finding::new(
@@ -226,7 +228,7 @@ fn tags(ctx: &mut Ctx<'_>, v: &Node) {
                 .with_help(format!("write `{normal}`")),
             );
         }
-        if let Some((first, _)) = seen.iter().find(|(_, n)| *n == normal) {
+        if let Some(first) = seen.get(&normal) {
             ctx.findings.push(Finding::new(
                 &TAG_FORM,
                 item.span,
@@ -234,7 +236,7 @@ fn tags(ctx: &mut Ctx<'_>, v: &Node) {
                 format!("tag `{tag}` is the same as `{first}` after normalization (`{normal}`)"),
             ));
         }
-        seen.push((tag.to_string(), normal));
+        seen.entry(normal).or_insert_with(|| tag.to_string());
     }
 }
 
