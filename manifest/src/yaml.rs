@@ -18,8 +18,8 @@ use crate::rules::Rule;
 use crate::source::Span;
 use crate::tree::{Kind, Member, Node, escape_pointer_token};
 use saphyr::Scalar;
-use std::collections::HashSet;
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Span as YamlSpan, StrInput};
+use std::collections::HashSet;
 
 pub static SYNTAX: Rule = Rule::error("yaml/syntax", "yaml", "the frontmatter is not valid YAML");
 pub static DUPLICATE_KEY: Rule = Rule::error(
