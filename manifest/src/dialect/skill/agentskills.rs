@@ -208,9 +208,11 @@ fn fields(ctx: &mut Ctx<'_>, root: &Node) {
     let Some(members) = root.as_object() else {
         return;
     };
+    let mut reported = std::collections::HashSet::new();
     for m in members {
         let key = m.key.as_str();
-        if SPEC_FIELDS.contains(&key) {
+        // A duplicate is reported by the YAML layer; report the field once.
+        if SPEC_FIELDS.contains(&key) || !reported.insert(key) {
             continue;
         }
         let message =
