@@ -2,9 +2,10 @@
 //! the exact messages of the reference validator `skills-ref validate` where
 //! it has one (dialects.md §6.2).
 
-use super::{Ctx, SkillFile, did_you_mean};
+use super::{Ctx, SkillFile};
 use crate::diagnostic::Finding;
 use crate::rules::Rule;
+use crate::suggest::closest;
 use crate::tree::Node;
 use unicode_normalization::UnicodeNormalization;
 
@@ -237,7 +238,7 @@ fn fields(ctx: &mut Ctx<'_>, root: &Node) {
         }
         let help = if key == "version" {
             "the spec has no `version` field: use `metadata:` / `  version: \"…\"`".to_string()
-        } else if let Some(known) = did_you_mean(key, &SPEC_FIELDS) {
+        } else if let Some(known) = closest(key, SPEC_FIELDS) {
             format!("did you mean `{known}`?")
         } else {
             "put custom fields under `metadata:`".to_string()

@@ -4,11 +4,12 @@
 //! `$`-annotations have meanings. No reference implementation exists; the
 //! messages are toolsmith's.
 
-use super::{Ctx, SkillFile, did_you_mean};
+use super::{Ctx, SkillFile};
 use crate::diagnostic::Finding;
 use crate::rules::Rule;
 use crate::schema::{self, SchemaCheck};
 use crate::source::Span;
+use crate::suggest::closest;
 use crate::tree::{Kind, Node};
 use base64::Engine;
 use std::collections::HashMap;
@@ -48,11 +49,6 @@ pub static NESTED_ANNOTATION: Rule = Rule::error(
     "skill/jsfw-nested-annotation",
     "skill",
     "a `$`-key below a `metadata` value (annotations are only direct children of `metadata`)",
-);
-pub static RESOLVE: Rule = Rule::warning(
-    "skill/jsfw-resolve",
-    "skill",
-    "`$resolve` away from the root of `params`/`returns` (ignored by the runtime), or not a dotted path",
 );
 pub static DELEGATE: Rule = Rule::error(
     "skill/jsfw-delegate",
@@ -131,12 +127,11 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, root: &Node) {
                     },
                     &mut ctx.findings,
                 );
-                resolve(ctx, v, true);
             }
             "delegate" => delegate(ctx, v),
             key if key.starts_with('$') => {
                 if !ANNOTATIONS.contains(&key) {
-                    let help = did_you_mean(key, &ANNOTATIONS).map_or_else(
+                    let help = closest(key, ANNOTATIONS).map_or_else(
                         || format!("the annotations are {}", ANNOTATIONS.join(", ")),
                         |k| format!("did you mean `{k}`?"),
                     );
@@ -262,49 +257,6 @@ fn nested_annotations(ctx: &mut Ctx<'_>, v: &Node) {
         Kind::Array(items) => items.iter().for_each(|i| nested_annotations(ctx, i)),
         _ => {}
     }
-}
-
-/// `$resolve` in a schema: a dotted path at the root, warned about elsewhere.
-fn resolve(ctx: &mut Ctx<'_>, v: &Node, at_root: bool) {
-    match &v.kind {
-        Kind::Object(members) => {
-            for m in members {
-                if m.key == "$resolve" {
-                    if !at_root {
-                        ctx.findings.push(Finding::new(
-                            &RESOLVE,
-                            m.key_span,
-                            m.value.pointer.clone(),
-                            "`$resolve` below the root of a schema is ignored: the runtime resolves only the root of `params`/`returns`",
-                        ));
-                    } else if !m.value.as_str().is_some_and(is_dotted_path) {
-                        ctx.findings.push(
-                            Finding::new(
-                                &RESOLVE,
-                                m.value.span,
-                                m.value.pointer.clone(),
-                                "`$resolve` must be a dotted path such as `nonlocals.gateway.sendSchema`",
-                            )
-                            .with_severity(crate::diagnostic::Severity::Error),
-                        );
-                    }
-                }
-                resolve(ctx, &m.value, false);
-            }
-        }
-        Kind::Array(items) => items.iter().for_each(|i| resolve(ctx, i, false)),
-        _ => {}
-    }
-}
-
-fn is_dotted_path(s: &str) -> bool {
-    !s.is_empty()
-        && s.split('.').all(|part| {
-            let mut cs = part.chars();
-            cs.next()
-                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
-                && cs.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
-        })
 }
 
 fn delegate(ctx: &mut Ctx<'_>, v: &Node) {
@@ -467,12 +419,5 @@ mod tests {
         assert_eq!(normalize_tag("Data Science"), "data-science");
         assert_eq!(normalize_tag("--a__b--"), "a-b");
         assert_eq!(normalize_tag("ok-tag"), "ok-tag");
-    }
-
-    #[test]
-    fn dotted_paths() {
-        assert!(is_dotted_path("nonlocals.gateway.sendSchema"));
-        assert!(!is_dotted_path("a..b"));
-        assert!(!is_dotted_path("a b"));
     }
 }

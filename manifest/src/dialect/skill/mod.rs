@@ -60,7 +60,6 @@ pub static RULES: &[&Rule] = &[
     &jsfw::TAG_FORM,
     &jsfw::ANNOTATION,
     &jsfw::NESTED_ANNOTATION,
-    &jsfw::RESOLVE,
     &jsfw::DELEGATE,
 ];
 
@@ -292,34 +291,6 @@ fn line_of(text: &str, offset: usize) -> usize {
         .map_or(1, |t| t.matches('\n').count() + 1)
 }
 
-/// Levenshtein distance of two short strings (`None` when either is long).
-pub(crate) fn edit_distance(a: &str, b: &str) -> Option<usize> {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    if a.len() > 64 || b.len() > 64 {
-        return None;
-    }
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev.last().copied()
-}
-
-/// The closest of `candidates` to `word`, if it is a plausible typo.
-pub(crate) fn did_you_mean<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
-    candidates
-        .iter()
-        .filter_map(|c| Some((edit_distance(word, c)?, *c)))
-        .filter(|(d, c)| *d > 0 && *d <= 2 && *d < c.len())
-        .min()
-        .map(|(_, c)| c)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -470,14 +441,5 @@ mod tests {
         let (doc, _) = run("s/t.skill.md", &text, Profile::Default, None);
         assert_eq!(found(&doc), [("skill/jsfw-delegate", Severity::Error)]);
         assert!(doc.findings[0].message.contains("deeper than 8"));
-    }
-
-    #[test]
-    fn edit_distance_suggests_fields() {
-        assert_eq!(
-            did_you_mean("descripton", &["description", "name"]),
-            Some("description")
-        );
-        assert_eq!(did_you_mean("zzz", &["description", "name"]), None);
     }
 }
