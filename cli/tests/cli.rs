@@ -236,9 +236,9 @@ fn json_shape_is_exactly_the_contract() {
 fn columns_count_unicode_scalar_values() {
     let out = toolsmith(&["lint", "--format", "json", "tests/data/human/unicode"]);
     let report = json(&out);
-    // `{"name": "héllo wörld" "command"…`: the missing comma is the 27th character
-    // (the 29th byte).
-    assert_eq!(report["diagnostics"][0]["column"], 27);
+    // `    {"name": "héllo wörld" "command"…`: the comma is missing before the
+    // 28th character, the quote of `"command"` (the 30th byte).
+    assert_eq!(report["diagnostics"][0]["column"], 28);
 }
 
 #[test]

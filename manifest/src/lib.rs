@@ -19,6 +19,7 @@
 pub mod diagnostic;
 pub mod dialect;
 pub mod document;
+pub mod frontmatter;
 pub mod input;
 pub mod json;
 pub mod lint;
@@ -28,6 +29,7 @@ pub mod schema;
 pub mod source;
 pub mod suggest;
 pub mod tree;
+pub mod yaml;
 
 pub use diagnostic::{Diagnostic, Diagnostics, Finding, Severity};
 pub use document::Document;
