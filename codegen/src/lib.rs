@@ -86,13 +86,6 @@ impl PathMap {
             Err(_) => real.display().to_string(),
         }
     }
-
-    /// The text of line `line` of the file printed as `display`.
-    pub fn line(&self, display: &str, line: usize) -> Option<String> {
-        let text = std::fs::read_to_string(self.real(display)).ok()?;
-        let source = toolsmith_manifest::source::Source::new(display, text);
-        Some(source.line_text(line).to_owned())
-    }
 }
 
 fn is_skill(path: &Path) -> bool {

@@ -3,10 +3,11 @@
 
 use crate::issue::{Issue, Place};
 use std::path::Path;
+use std::sync::Arc;
 use toolsmith_manifest::diagnostic::{Diagnostic, Diagnostics, Finding};
 use toolsmith_manifest::document::Document;
 use toolsmith_manifest::input::DEFAULT_MAX_SIZE;
-use toolsmith_manifest::source::Span;
+use toolsmith_manifest::source::{Source, Span};
 use toolsmith_manifest::tree::Node;
 
 /// What the places refer to.
@@ -22,6 +23,7 @@ pub enum Subject<'a> {
 #[derive(Debug)]
 pub struct Located {
     doc: Document,
+    source: Arc<Source>,
 }
 
 impl Located {
@@ -38,7 +40,8 @@ impl Located {
             doc
         };
         doc.findings.clear();
-        Some(Located { doc })
+        let source = Arc::clone(&doc.source);
+        Some(Located { doc, source })
     }
 }
 
@@ -130,8 +133,8 @@ pub fn locate(issues: Vec<Issue>, subject: Subject<'_>, files: &[Located]) -> Di
         };
         let finding = Finding::new(issue.rule, span, pointer, issue.message);
         match file {
-            Some(f) => out.push(finding.locate(&f.doc.source)),
-            None => out.push(finding.locate(&toolsmith_manifest::source::Source::new("", ""))),
+            Some(f) => out.push(finding.locate_shared(&f.source)),
+            None => out.push(finding.locate(&Source::new("", ""))),
         }
     }
     let mut diagnostics = Diagnostics(out);

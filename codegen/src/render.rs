@@ -4,19 +4,22 @@
 use std::fmt::Write;
 use toolsmith_manifest::diagnostic::Diagnostic;
 
-/// Renders one diagnostic; `line` is the text of its start line, when known.
+/// Renders one diagnostic with the text of its start line (from the source
+/// the diagnostic carries).
 ///
 /// ```
 /// use toolsmith_manifest::{diagnostic::Finding, json, source::Source};
 /// let text = "{\"a\": 1,}";
 /// let finding = json::parse(text).findings.remove(0);
 /// let d = finding.locate(&Source::new("tools.json", text));
-/// let out = toolsmith_codegen::render::message(&d, Some(text));
-/// assert!(out.starts_with("tools.json:1:9: "));
+/// let out = toolsmith_codegen::render::message(&d);
+/// let caret = format!("1 | {text}\n  | {}^", " ".repeat(d.start.column - 1));
+/// assert!(out.starts_with(&format!("tools.json:1:{}: ", d.start.column)));
 /// assert!(out.contains("[json/syntax]"));
-/// assert!(out.contains("1 | {\"a\": 1,}\n  |         ^"));
+/// assert!(out.contains(&caret), "{out}");
 /// ```
-pub fn message(d: &Diagnostic, line: Option<&str>) -> String {
+pub fn message(d: &Diagnostic) -> String {
+    let line = Some(d.source.line_text(d.start.line));
     let mut out = format!(
         "{}:{}:{}: {} [{}]",
         d.file, d.start.line, d.start.column, d.message, d.rule

@@ -12,9 +12,9 @@
 use proc_macro::TokenStream;
 use proc_macro2::{Span, TokenStream as TokenStream2};
 use quote::quote;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use syn::LitStr;
-use toolsmith_codegen::{Expansion, PathMap};
+use toolsmith_codegen::Expansion;
 
 /// Generates typed bindings for a tool manifest (path relative to `CARGO_MANIFEST_DIR`).
 #[proc_macro]
@@ -45,7 +45,7 @@ fn expand(input: TokenStream) -> TokenStream {
     let result = std::panic::catch_unwind(|| {
         let path = base_dir().join(&relative);
         let expansion = toolsmith_codegen::expand(&path, &relative);
-        output(expansion, &path, &relative, span)
+        output(expansion, &relative, span)
     });
     match result {
         Ok(tokens) => tokens.into(),
@@ -71,17 +71,14 @@ fn tracking(inputs: &[PathBuf]) -> TokenStream2 {
     quote!(#(const _: &[u8] = ::std::include_bytes!(#paths);)*)
 }
 
-fn output(expansion: Expansion, path: &Path, display: &str, span: Span) -> TokenStream2 {
+fn output(expansion: Expansion, display: &str, span: Span) -> TokenStream2 {
     let track = tracking(&expansion.inputs);
     match expansion.result {
         Ok(tokens) => quote!(#track #tokens),
         Err(errors) => {
-            let map = PathMap::new(path, display);
             let mut combined: Option<syn::Error> = None;
             for d in errors.iter() {
-                let line = map.line(&d.file, d.start.line);
-                let error =
-                    syn::Error::new(span, toolsmith_codegen::render::message(d, line.as_deref()));
+                let error = syn::Error::new(span, toolsmith_codegen::render::message(d));
                 match &mut combined {
                     Some(c) => c.combine(error),
                     None => combined = Some(error),
