@@ -249,9 +249,15 @@ fn chai_argv(
         self.__argv()?
             .into_invocation(<Self as ::toolsmith::Tool>::NAME)
     ));
+    // No `mut` without mappings: generated code must not warn in the user's crate.
+    let binding = if steps.iter().all(TokenStream::is_empty) {
+        quote!(let b)
+    } else {
+        quote!(let mut b)
+    };
     let methods = quote! {
         fn __argv(&self) -> ::std::result::Result<#support::ArgvBuilder, #support::ArgvError> {
-            let mut b = #support::ArgvBuilder::new(#binary, #subcommand);
+            #binding = #support::ArgvBuilder::new(#binary, #subcommand);
             #(#steps)*
             ::std::result::Result::Ok(b)
         }
@@ -320,6 +326,7 @@ fn tool_call(variants: &[(proc_macro2::Ident, proc_macro2::Ident, String)]) -> T
             /// Parses a model's call: the name must be one of the manifest's
             /// tools, the arguments (JSON text) must satisfy its schema.
             pub fn parse(name: &str, arguments: &str) -> ::std::result::Result<Self, #support::CallError> {
+                let _ = arguments;
                 match name {
                     #(#n => {
                         static VALIDATOR: #support::CompiledSchema = #support::CompiledSchema::new();

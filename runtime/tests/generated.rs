@@ -3,6 +3,8 @@
 //! test): argv for every mapping kind and edge, invocations of the three
 //! dialects, call parsing and the provider definitions.
 
+// Generated code must not warn in the user's crate.
+#[deny(warnings)]
 mod sink {
     include!("../../codegen/tests/data/kitchen_sink.rs");
 }

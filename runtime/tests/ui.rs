@@ -55,7 +55,7 @@ fn pass_program(path: &Path) -> String {
     let skill = relative.ends_with(".md");
     if skill {
         return format!(
-            "mod generated {{ toolsmith::skill!({relative:?}); }}\n\
+            "#![deny(warnings)]\nmod generated {{ toolsmith::skill!({relative:?}); }}\n\
              fn main() {{\n\
                  assert!(!generated::NAME.is_empty());\n\
                  let _ = (generated::DESCRIPTION, generated::ALLOWED_TOOLS, generated::BODY);\n\
@@ -63,7 +63,7 @@ fn pass_program(path: &Path) -> String {
         );
     }
     format!(
-        "#[path = {support:?}]\nmod round_trip;\n\
+        "#![deny(warnings)]\n#[path = {support:?}]\nmod round_trip;\n\
          mod generated {{ toolsmith::tools!({relative:?}); }}\n\
          fn main() {{\n\
              let defs = generated::definitions();\n\

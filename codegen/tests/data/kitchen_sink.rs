@@ -568,6 +568,7 @@ impl ToolCall {
         name: &str,
         arguments: &str,
     ) -> ::std::result::Result<Self, ::toolsmith::tool::__codegen::CallError> {
+        let _ = arguments;
         match name {
             "notesmd_cli_search" => {
                 static VALIDATOR: ::toolsmith::tool::__codegen::CompiledSchema = ::toolsmith::tool::__codegen::CompiledSchema::new();
