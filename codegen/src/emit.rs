@@ -7,14 +7,23 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use serde_json::Value;
 
-/// `::toolsmith::__private::serde_json`.
-pub fn json_path() -> TokenStream {
-    quote!(::toolsmith::__private::serde_json)
+/// The one import of generated code: `::toolsmith::tool::__codegen` as
+/// `__ts` (the runtime's support items plus the std and serde names generated
+/// code uses), which keeps the generated code short and hygienic.
+pub fn prelude() -> TokenStream {
+    quote!(
+        use ::toolsmith::tool::__codegen as __ts;
+    )
 }
 
-/// The hidden support module of the runtime.
+/// `serde_json`, through the runtime.
+pub fn json_path() -> TokenStream {
+    quote!(__ts::serde_json)
+}
+
+/// The hidden support module of the runtime (see [`prelude`]).
 pub fn support() -> TokenStream {
-    quote!(::toolsmith::tool::__codegen)
+    quote!(__ts)
 }
 
 /// `#[doc = "…"]` lines for a description.
@@ -32,20 +41,20 @@ pub fn doc(text: Option<&str>) -> TokenStream {
 pub fn ty_tokens(ty: &Ty) -> TokenStream {
     let json = json_path();
     match ty {
-        Ty::String => quote!(::std::string::String),
+        Ty::String => quote!(__ts::String),
         Ty::I64 => quote!(i64),
         Ty::U64 => quote!(u64),
         Ty::F64 => quote!(f64),
         Ty::Bool => quote!(bool),
         Ty::Value => quote!(#json::Value),
-        Ty::JsonMap => quote!(#json::Map<::std::string::String, #json::Value>),
+        Ty::JsonMap => quote!(#json::Map<__ts::String, #json::Value>),
         Ty::Map(inner) => {
             let inner = ty_tokens(inner);
-            quote!(::std::collections::BTreeMap<::std::string::String, #inner>)
+            quote!(::std::collections::BTreeMap<__ts::String, #inner>)
         }
         Ty::Vec(inner) => {
             let inner = ty_tokens(inner);
-            quote!(::std::vec::Vec<#inner>)
+            quote!(__ts::Vec<#inner>)
         }
         Ty::Named { name, .. } => {
             let name = ident(name);
@@ -62,7 +71,7 @@ pub fn ty_tokens(ty: &Ty) -> TokenStream {
 pub fn field_ty(field: &Field) -> TokenStream {
     let ty = ty_tokens(&field.ty);
     if field.optional {
-        quote!(::std::option::Option<#ty>)
+        quote!(__ts::Option<#ty>)
     } else {
         ty
     }
@@ -71,7 +80,7 @@ pub fn field_ty(field: &Field) -> TokenStream {
 /// A literal for a default value that [`crate::types::default_fits`] accepted.
 fn default_expr(value: &Value, ty: &Ty, items: &[Item]) -> TokenStream {
     match (ty, value) {
-        (Ty::String, Value::String(s)) => quote!(::std::string::String::from(#s)),
+        (Ty::String, Value::String(s)) => quote!(__ts::String::from(#s)),
         (Ty::Bool, Value::Bool(b)) => quote!(#b),
         (Ty::I64, Value::Number(n)) => {
             let v = n.as_i64().unwrap_or_default();
@@ -143,14 +152,14 @@ pub fn item(item: &Item, items: &[Item], argv_values: bool) -> TokenStream {
             let not_scalar = argv_values.then(|| {
                 quote! {
                     impl #support::ArgValue for #name_ident {
-                        fn arg_text(&self) -> ::std::option::Option<::std::string::String> { ::std::option::Option::None }
+                        fn arg_text(&self) -> __ts::Option<__ts::String> { __ts::None }
                     }
                 }
             });
             quote! {
                 #docs
-                #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::cmp::PartialEq,
-                    ::toolsmith::__private::serde::Serialize, ::toolsmith::__private::serde::Deserialize)]
+                #[derive(Debug, Clone, PartialEq,
+                    __ts::Serialize, __ts::Deserialize)]
                 #[serde(crate = "::toolsmith::__private::serde")]
                 #deny
                 pub struct #name_ident { #(#field_tokens),* }
@@ -171,9 +180,8 @@ pub fn item(item: &Item, items: &[Item], argv_values: bool) -> TokenStream {
             let unknown = format!("unknown {name} value: {{}}");
             quote! {
                 #docs
-                #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::marker::Copy, ::std::cmp::PartialEq,
-                    ::std::cmp::Eq, ::std::hash::Hash, ::std::cmp::PartialOrd, ::std::cmp::Ord,
-                    ::toolsmith::__private::serde::Serialize, ::toolsmith::__private::serde::Deserialize)]
+                #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord,
+                    __ts::Serialize, __ts::Deserialize)]
                 #[serde(crate = "::toolsmith::__private::serde")]
                 pub enum #name_ident {
                     #(#[doc = #variant_docs] #[serde(rename = #wires)] #idents),*
@@ -190,17 +198,17 @@ pub fn item(item: &Item, items: &[Item], argv_values: bool) -> TokenStream {
                     }
                 }
                 impl ::std::str::FromStr for #name_ident {
-                    type Err = ::std::string::String;
-                    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
+                    type Err = __ts::String;
+                    fn from_str(s: &str) -> __ts::Result<Self, Self::Err> {
                         match s {
-                            #(#wires => ::std::result::Result::Ok(Self::#idents),)*
-                            _ => ::std::result::Result::Err(::std::format!(#unknown, s)),
+                            #(#wires => __ts::Ok(Self::#idents),)*
+                            _ => __ts::Err(::std::format!(#unknown, s)),
                         }
                     }
                 }
                 impl #support::ArgValue for #name_ident {
-                    fn arg_text(&self) -> ::std::option::Option<::std::string::String> {
-                        ::std::option::Option::Some(::std::string::ToString::to_string(self.as_str()))
+                    fn arg_text(&self) -> __ts::Option<__ts::String> {
+                        __ts::Some(::std::string::ToString::to_string(self.as_str()))
                     }
                 }
             }
@@ -220,7 +228,7 @@ fn field(f: &Field, struct_name: &str) -> TokenStream {
         let path = format!("{struct_name}::{}", default_fn_name(f));
         quote!(#[serde(default = #path)])
     } else if f.optional && f.skip_none {
-        quote!(#[serde(default, skip_serializing_if = "::std::option::Option::is_none")])
+        quote!(#[serde(default, skip_serializing_if = "__ts::Option::is_none")])
     } else {
         TokenStream::new()
     };

@@ -11,7 +11,8 @@ use toolsmith_manifest::dialect::skill::Skill;
 pub fn skill(skill: &Skill) -> Output {
     let mut names = Names::default();
     let mut issues = Vec::new();
-    let mut tokens = {
+    let mut tokens = emit::prelude();
+    tokens.extend({
         let name = &skill.name;
         let description = &skill.description;
         let allowed = &skill.allowed_tools;
@@ -26,7 +27,7 @@ pub fn skill(skill: &Skill) -> Output {
             /// The markdown after the frontmatter.
             pub const BODY: &str = #body;
         }
-    };
+    });
     for (part, (type_name, schema)) in [("Params", &skill.params), ("Returns", &skill.returns)]
         .into_iter()
         .enumerate()

@@ -36,7 +36,7 @@ pub fn tools(manifest: &Manifest) -> Output {
             &mut issues,
         );
     }
-    let mut tokens = TokenStream::new();
+    let mut tokens = emit::prelude();
     let mut variants = Vec::new();
     for (i, tool) in manifest.tools.iter().enumerate() {
         let pascal = ident::pascal(&tool.name, &format!("Tool{i}"));
@@ -91,14 +91,14 @@ fn tool_impl(
         Execution::Describe(describe) => describe_argv(describe),
     };
     quote! {
-        impl ::toolsmith::Tool for #args {
+        impl __ts::Tool for #args {
             const NAME: &'static str = #name;
             const DESCRIPTION: &'static str = #description;
             fn parameters() -> &'static #json::Value {
                 static SCHEMA: #support::SchemaText = #support::SchemaText::new(#schema);
                 SCHEMA.get()
             }
-            fn invocation(&self) -> ::std::result::Result<#support::Invocation, #support::ArgvError> {
+            fn invocation(&self) -> __ts::Result<#support::Invocation, #support::ArgvError> {
                 #invocation
             }
         }
@@ -109,17 +109,17 @@ fn tool_impl(
 }
 
 fn string_list(items: &[String]) -> TokenStream {
-    quote!(::std::vec![#(::std::string::String::from(#items)),*])
+    quote!(::std::vec![#(__ts::String::from(#items)),*])
 }
 
 fn resolver(resolve: Option<&ResolveCommand>) -> TokenStream {
     let support = support();
     match resolve {
-        None => quote!(::std::option::Option::None),
+        None => quote!(__ts::None),
         Some(ResolveCommand::Script { script, args }) => {
             let args = string_list(args);
-            quote!(::std::option::Option::Some(#support::ResolveCommand::Script {
-                script: ::std::string::String::from(#script), args: #args }))
+            quote!(__ts::Some(#support::ResolveCommand::Script {
+                script: __ts::String::from(#script), args: #args }))
         }
         Some(ResolveCommand::Command {
             binary,
@@ -127,9 +127,9 @@ fn resolver(resolve: Option<&ResolveCommand>) -> TokenStream {
             args,
         }) => {
             let args = string_list(args);
-            quote!(::std::option::Option::Some(#support::ResolveCommand::Command {
-                binary: ::std::string::String::from(#binary),
-                subcommand: ::std::string::String::from(#subcommand), args: #args }))
+            quote!(__ts::Some(#support::ResolveCommand::Command {
+                binary: __ts::String::from(#binary),
+                subcommand: __ts::String::from(#subcommand), args: #args }))
         }
     }
 }
@@ -150,7 +150,7 @@ fn mapping(
         if f.optional {
             quote!(self.#name.as_ref())
         } else {
-            quote!(::std::option::Option::Some(&self.#name))
+            quote!(__ts::Some(&self.#name))
         }
     });
     let normalize = m.normalize_newlines;
@@ -178,13 +178,13 @@ fn mapping(
             let if_true = option_str(m.flag_if_true.as_deref());
             let if_false = option_str(m.flag_if_false.as_deref());
             let value = match field {
-                None => quote!(::std::option::Option::None),
+                None => quote!(__ts::None),
                 Some(f) if f.ty == Ty::Bool => {
                     let name = ident(&f.name);
                     if f.optional {
                         quote!(self.#name)
                     } else {
-                        quote!(::std::option::Option::Some(self.#name))
+                        quote!(__ts::Some(self.#name))
                     }
                 }
                 Some(f) => {
@@ -196,7 +196,7 @@ fn mapping(
                             describe_ty(&f.ty)
                         ),
                     ));
-                    quote!(::std::option::Option::None)
+                    quote!(__ts::None)
                 }
             };
             quote!(b.flag_if_boolean(#value, #if_true, #if_false);)
@@ -225,8 +225,8 @@ fn describe_ty(ty: &Ty) -> &'static str {
 
 fn option_str(s: Option<&str>) -> TokenStream {
     match s {
-        Some(s) => quote!(::std::option::Option::Some(#s)),
-        None => quote!(::std::option::Option::None),
+        Some(s) => quote!(__ts::Some(#s)),
+        None => quote!(__ts::None),
     }
 }
 
@@ -245,9 +245,8 @@ fn chai_argv(
         .enumerate()
         .map(|(i, m)| mapping(tool, i, m, fields, issues))
         .collect();
-    let invocation = quote!(::std::result::Result::Ok(
-        self.__argv()?
-            .into_invocation(<Self as ::toolsmith::Tool>::NAME)
+    let invocation = quote!(__ts::Ok(
+        self.__argv()?.into_invocation(<Self as __ts::Tool>::NAME)
     ));
     // No `mut` without mappings: generated code must not warn in the user's crate.
     let binding = if steps.iter().all(TokenStream::is_empty) {
@@ -256,14 +255,14 @@ fn chai_argv(
         quote!(let mut b)
     };
     let methods = quote! {
-        fn __argv(&self) -> ::std::result::Result<#support::ArgvBuilder, #support::ArgvError> {
+        fn __argv(&self) -> __ts::Result<#support::ArgvBuilder, #support::ArgvError> {
             #binding = #support::ArgvBuilder::new(#binary, #subcommand);
             #(#steps)*
-            ::std::result::Result::Ok(b)
+            __ts::Ok(b)
         }
         /// `[binary, subcommand, args…]` in the execution spec's order.
-        pub fn argv(&self) -> ::std::result::Result<::std::vec::Vec<::std::string::String>, #support::ArgvError> {
-            ::std::result::Result::Ok(self.__argv()?.argv())
+        pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, #support::ArgvError> {
+            __ts::Ok(self.__argv()?.argv())
         }
     };
     (invocation, methods)
@@ -276,15 +275,15 @@ fn command_argv(command: &CommandExecution) -> (TokenStream, TokenStream) {
     let fixed: Vec<&String> = command.command.iter().skip(1).collect();
     let env = &command.env_passthrough;
     let timeout = match command.timeout_sec {
-        Some(t) => quote!(::std::option::Option::Some(#t)),
-        None => quote!(::std::option::Option::None),
+        Some(t) => quote!(__ts::Some(#t)),
+        None => quote!(__ts::None),
     };
     let argv = string_list(&command.command);
-    let invocation = quote!(#support::command_invocation(<Self as ::toolsmith::Tool>::NAME, #program, &[#(#fixed),*], self, &[#(#env),*], #timeout));
+    let invocation = quote!(#support::command_invocation(<Self as __ts::Tool>::NAME, #program, &[#(#fixed),*], self, &[#(#env),*], #timeout));
     let methods = quote! {
         /// The `command` array as declared (the arguments go to stdin).
-        pub fn argv(&self) -> ::std::result::Result<::std::vec::Vec<::std::string::String>, #support::ArgvError> {
-            ::std::result::Result::Ok(#argv)
+        pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, #support::ArgvError> {
+            __ts::Ok(#argv)
         }
     };
     (invocation, methods)
@@ -295,11 +294,11 @@ fn describe_argv(describe: &DescribeExecution) -> (TokenStream, TokenStream) {
     let program = describe.program.to_string_lossy();
     let program = program.as_ref();
     let invocation =
-        quote!(#support::describe_invocation(<Self as ::toolsmith::Tool>::NAME, #program, self));
+        quote!(#support::describe_invocation(<Self as __ts::Tool>::NAME, #program, self));
     let methods = quote! {
         /// `[path, json]`: the executable and the arguments as one JSON argument.
-        pub fn argv(&self) -> ::std::result::Result<::std::vec::Vec<::std::string::String>, #support::ArgvError> {
-            ::std::result::Result::Ok(::toolsmith::Tool::invocation(self)?.argv())
+        pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, #support::ArgvError> {
+            __ts::Ok(__ts::Tool::invocation(self)?.argv())
         }
     };
     (invocation, methods)
@@ -318,30 +317,30 @@ fn tool_call(variants: &[(proc_macro2::Ident, proc_macro2::Ident, String)]) -> T
     };
     quote! {
         /// A call of one of the manifest's tools, with typed arguments.
-        #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::cmp::PartialEq)]
+        #[derive(Debug, Clone, PartialEq)]
         pub enum ToolCall {
             #(#[doc = concat!("`", #n, "`")] #v(#a)),*
         }
         impl ToolCall {
             /// Parses a model's call: the name must be one of the manifest's
             /// tools, the arguments (JSON text) must satisfy its schema.
-            pub fn parse(name: &str, arguments: &str) -> ::std::result::Result<Self, #support::CallError> {
+            pub fn parse(name: &str, arguments: &str) -> __ts::Result<Self, #support::CallError> {
                 let _ = arguments;
                 match name {
                     #(#n => {
                         static VALIDATOR: #support::CompiledSchema = #support::CompiledSchema::new();
                         #support::parse_call::<#a>(arguments, &VALIDATOR).map(Self::#v)
                     })*
-                    _ => ::std::result::Result::Err(#support::CallError::UnknownTool(::std::string::String::from(name))),
+                    _ => __ts::Err(#support::CallError::UnknownTool(__ts::String::from(name))),
                 }
             }
             /// The tool's wire name.
             pub fn name(&self) -> &'static str {
-                match #scrutinee { #(Self::#v(_) => <#a as ::toolsmith::Tool>::NAME),* }
+                match #scrutinee { #(Self::#v(_) => <#a as __ts::Tool>::NAME),* }
             }
             /// How to run the call.
-            pub fn invocation(&self) -> ::std::result::Result<#support::Invocation, #support::ArgvError> {
-                match #scrutinee { #(Self::#v(args) => ::toolsmith::Tool::invocation(args)),* }
+            pub fn invocation(&self) -> __ts::Result<#support::Invocation, #support::ArgvError> {
+                match #scrutinee { #(Self::#v(args) => __ts::Tool::invocation(args)),* }
             }
             /// The arguments as JSON.
             pub fn arguments(&self) -> #json::Value {
@@ -353,7 +352,7 @@ fn tool_call(variants: &[(proc_macro2::Ident, proc_macro2::Ident, String)]) -> T
         })*
         /// The tools as a model expects them (OpenAI function-tool shape).
         pub fn definitions() -> #json::Value {
-            #json::Value::Array(::std::vec![#(<#a as ::toolsmith::Tool>::definition()),*])
+            #json::Value::Array(::std::vec![#(<#a as __ts::Tool>::definition()),*])
         }
     }
 }
@@ -363,7 +362,7 @@ fn tool_call(variants: &[(proc_macro2::Ident, proc_macro2::Ident, String)]) -> T
 pub fn stubs(tool_names: &[String]) -> TokenStream {
     let mut seen = std::collections::BTreeSet::new();
     let mut variants = Vec::new();
-    let mut tokens = TokenStream::new();
+    let mut tokens = emit::prelude();
     let support = support();
     for (i, name) in tool_names.iter().enumerate() {
         let pascal = ident::pascal(name, &format!("Tool{i}"));
@@ -372,11 +371,11 @@ pub fn stubs(tool_names: &[String]) -> TokenStream {
         }
         let args = ident(&format!("{pascal}Args"));
         tokens.extend(quote! {
-            #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::cmp::PartialEq)]
+            #[derive(Debug, Clone, PartialEq)]
             pub struct #args {}
             impl #args {
-                pub fn argv(&self) -> ::std::result::Result<::std::vec::Vec<::std::string::String>, #support::ArgvError> {
-                    ::std::result::Result::Ok(::std::vec::Vec::new())
+                pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, #support::ArgvError> {
+                    __ts::Ok(__ts::Vec::new())
                 }
             }
         });
@@ -386,15 +385,15 @@ pub fn stubs(tool_names: &[String]) -> TokenStream {
     let v: Vec<_> = variants.iter().map(|(v, _, _)| v).collect();
     let a: Vec<_> = variants.iter().map(|(_, a, _)| a).collect();
     tokens.extend(quote! {
-        #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::cmp::PartialEq)]
+        #[derive(Debug, Clone, PartialEq)]
         pub enum ToolCall { #(#v(#a)),* }
         impl ToolCall {
-            pub fn parse(name: &str, _arguments: &str) -> ::std::result::Result<Self, #support::CallError> {
-                ::std::result::Result::Err(#support::CallError::UnknownTool(::std::string::String::from(name)))
+            pub fn parse(name: &str, _arguments: &str) -> __ts::Result<Self, #support::CallError> {
+                __ts::Err(#support::CallError::UnknownTool(__ts::String::from(name)))
             }
             pub fn name(&self) -> &'static str { "" }
-            pub fn invocation(&self) -> ::std::result::Result<#support::Invocation, #support::ArgvError> {
-                ::std::result::Result::Err(#support::ArgvError::Missing { param: ::std::string::String::new() })
+            pub fn invocation(&self) -> __ts::Result<#support::Invocation, #support::ArgvError> {
+                __ts::Err(#support::ArgvError::Missing { param: __ts::String::new() })
             }
             pub fn arguments(&self) -> #json::Value { #json::Value::Null }
         }

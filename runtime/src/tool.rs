@@ -190,4 +190,10 @@ pub mod __codegen {
     pub use super::argv::{ArgValue, ArgvBuilder, command_invocation, describe_invocation};
     pub use super::call::{CompiledSchema, SchemaText, parse_call, to_arguments};
     pub use super::{ArgvError, CallError, Invocation, ResolveCommand, Tool};
+    pub use serde::{Deserialize, Serialize};
+    pub use serde_json;
+    pub use std::option::Option::{self, None, Some};
+    pub use std::result::Result::{self, Err, Ok};
+    pub use std::string::String;
+    pub use std::vec::Vec;
 }

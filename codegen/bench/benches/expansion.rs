@@ -114,5 +114,16 @@ fn main() {
     let ours = measure("toolsmith", || toolsmith(&tools_path));
     let theirs = measure("typify", || typify(&schema_path));
     println!("toolsmith / typify = {:.2}", ours.as_secs_f64() / theirs.as_secs_f64());
+    // Where toolsmith's time goes: loading (lint + model) vs generating tokens.
+    let options = toolsmith_manifest::lint::Options::default();
+    measure("  load", || {
+        toolsmith_manifest::lint::load(&tools_path, "tools.json", &options)
+            .map(|l| l.manifest.tools.len())
+            .unwrap_or(0)
+    });
+    let manifest = toolsmith_manifest::lint::load(&tools_path, "tools.json", &options)
+        .expect("valid")
+        .manifest;
+    measure("  tokens", || toolsmith_codegen::tools::tools(&manifest).tokens.to_string().len());
     let _ = std::fs::remove_dir_all(&dir);
 }
