@@ -235,7 +235,7 @@ fn skill_items() {
         ]
     );
     assert!(
-        code.contains("pub page_count: ::std::option::Option<u64>"),
+        code.contains("pub page_count: __ts::Option<u64>"),
         "{code}"
     );
     assert!(code.contains(r#"&["Read", "Bash(pdftk:*)"]"#), "{code}");
