@@ -12,6 +12,7 @@ use serde_json::Value;
 /// code uses), which keeps the generated code short and hygienic.
 pub fn prelude() -> TokenStream {
     quote!(
+        #[allow(unused_imports)]
         use ::toolsmith::tool::__codegen as __ts;
     )
 }

@@ -234,10 +234,7 @@ fn skill_items() {
             "Returns"
         ]
     );
-    assert!(
-        code.contains("pub page_count: __ts::Option<u64>"),
-        "{code}"
-    );
+    assert!(code.contains("pub page_count: __ts::Option<u64>"), "{code}");
     assert!(code.contains(r#"&["Read", "Bash(pdftk:*)"]"#), "{code}");
 }
 
