@@ -1,0 +1,4 @@
+//! Subcommands.
+
+pub mod discover;
+pub mod run;
