@@ -26,6 +26,7 @@ pub mod model;
 pub mod rules;
 pub mod schema;
 pub mod source;
+pub mod suggest;
 pub mod tree;
 
 pub use diagnostic::{Diagnostic, Diagnostics, Finding, Severity};

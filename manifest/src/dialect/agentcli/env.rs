@@ -1,0 +1,134 @@
+//! `envPassthrough` normalization (goagent) and toolsmith's deny list
+//! (runtime-safety.md §1.7, F17/F19).
+
+/// Why an `envPassthrough` entry is refused by goagent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EnvNameError {
+    /// Rule 4a: empty after trimming whitespace.
+    Empty,
+    /// Rule 4b: the trimmed, upper-cased name is not `[A-Z_][A-Z0-9_]*`.
+    Invalid,
+}
+
+/// Normalizes one entry as goagent does: trim whitespace, upper-case
+/// (Go's simple per-character mapping), then require `^[A-Z_][A-Z0-9_]*$`.
+///
+/// ```
+/// use toolsmith_manifest::dialect::agentcli::env::{normalize_name, EnvNameError};
+/// assert_eq!(normalize_name(" Path "), Ok("PATH".to_string()));
+/// assert_eq!(normalize_name("OAI-API-KEY"), Err(EnvNameError::Invalid));
+/// assert_eq!(normalize_name("  "), Err(EnvNameError::Empty));
+/// ```
+pub fn normalize_name(entry: &str) -> Result<String, EnvNameError> {
+    let trimmed = entry.trim();
+    if trimmed.is_empty() {
+        return Err(EnvNameError::Empty);
+    }
+    // Go's strings.ToUpper maps each rune alone (no `ß` → `SS`).
+    let upper: String = trimmed
+        .chars()
+        .map(|c| {
+            let mut up = c.to_uppercase();
+            match (up.next(), up.next()) {
+                (Some(u), None) => u,
+                _ => c,
+            }
+        })
+        .collect();
+    let mut chars = upper.chars();
+    let valid = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_uppercase() || c == '_')
+        && chars.all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+    if valid {
+        Ok(upper)
+    } else {
+        Err(EnvNameError::Invalid)
+    }
+}
+
+/// Normalizes a whole list: valid names de-duplicated keeping the first
+/// occurrence, plus the refused entries with their index.
+///
+/// ```
+/// use toolsmith_manifest::dialect::agentcli::env::normalize;
+/// let (names, errors) = normalize(&["oai_api_key", "OAI_API_KEY", " Path ", "TZ"]);
+/// assert_eq!(names, ["OAI_API_KEY", "PATH", "TZ"]);
+/// assert!(errors.is_empty());
+/// ```
+pub fn normalize(entries: &[&str]) -> (Vec<String>, Vec<(usize, EnvNameError)>) {
+    let mut names: Vec<String> = Vec::new();
+    let mut errors = Vec::new();
+    for (j, entry) in entries.iter().enumerate() {
+        match normalize_name(entry) {
+            Ok(name) if !names.contains(&name) => names.push(name),
+            Ok(_) => {}
+            Err(e) => errors.push((j, e)),
+        }
+    }
+    (names, errors)
+}
+
+/// How toolsmith treats a (normalized) name that goagent accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Danger {
+    /// Never passed through by toolsmith's runtime: it decides which program
+    /// runs or what it loads (`PATH`, `IFS`, `LD_*`, `DYLD_*`, `BASH_ENV`, `ENV`, `PROMPT_COMMAND`).
+    Denied,
+    /// Changes how shell scripts behave (`SHELLOPTS`, `BASHOPTS`, `PS4`).
+    Risky,
+}
+
+/// Whether a normalized name is on toolsmith's deny or caution list.
+///
+/// ```
+/// use toolsmith_manifest::dialect::agentcli::env::{danger, Danger};
+/// assert_eq!(danger("LD_PRELOAD"), Some(Danger::Denied));
+/// assert_eq!(danger("PS4"), Some(Danger::Risky));
+/// assert_eq!(danger("OAI_API_KEY"), None);
+/// ```
+pub fn danger(name: &str) -> Option<Danger> {
+    match name {
+        "PATH" | "IFS" | "BASH_ENV" | "ENV" | "PROMPT_COMMAND" => Some(Danger::Denied),
+        _ if name.starts_with("LD_") || name.starts_with("DYLD_") => Some(Danger::Denied),
+        "SHELLOPTS" | "BASHOPTS" | "PS4" => Some(Danger::Risky),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_reference_test_vector() {
+        let (names, errors) = normalize(&["oai_api_key", "OAI_API_KEY", " Path ", "TZ"]);
+        assert_eq!(names, vec!["OAI_API_KEY", "PATH", "TZ"]);
+        assert!(errors.is_empty());
+    }
+
+    #[test]
+    fn refused_entries_keep_their_index() {
+        let (names, errors) = normalize(&["OAI-API-KEY", "1BAD", " ", "ok_1", "\t"]);
+        assert_eq!(names, vec!["OK_1"]);
+        assert_eq!(
+            errors,
+            vec![
+                (0, EnvNameError::Invalid),
+                (1, EnvNameError::Invalid),
+                (2, EnvNameError::Empty),
+                (4, EnvNameError::Empty),
+            ]
+        );
+    }
+
+    #[test]
+    fn upper_casing_is_per_character_like_go() {
+        // Rust's full mapping would turn `ß` into `SS`; Go keeps it (invalid).
+        assert_eq!(normalize_name("straße"), Err(EnvNameError::Invalid));
+        // dotless i and long s upper-case to ASCII in Go too.
+        assert_eq!(normalize_name("ıſ"), Ok("IS".to_string()));
+        assert_eq!(normalize_name("_A1"), Ok("_A1".to_string()));
+        assert_eq!(normalize_name("A B"), Err(EnvNameError::Invalid));
+    }
+}
