@@ -309,6 +309,16 @@ impl Runtime {
             .inspect_err(|e| self.rejected(name, e))
     }
 
+    /// Parses and validates a call without running it (what [`Runtime::dispatch`]
+    /// checks first): unknown tool, invalid JSON, every schema violation.
+    pub fn validate_call(&self, name: &str, arguments_json: &str) -> Result<Value, Refusal> {
+        let entry = self
+            .tools
+            .get(name)
+            .ok_or_else(|| CallError::UnknownTool(name.to_string()))?;
+        validate(entry, arguments_json)
+    }
+
     fn dispatch_inner(
         &self,
         name: &str,
