@@ -1,28 +1,57 @@
-//! The `toolsmith` command.
+//! The `toolsmith` command: lint LLM tool manifests, list the rules, print
+//! the code the `tools!` macro generates.
+//!
+//! Adding a subcommand is one variant of [`Command`] plus one module in
+//! `commands/` with an `Args` struct and a `run` function.
 
 mod commands;
+mod error;
+mod output;
+mod render;
+mod walk;
 
 use clap::{Parser, Subcommand};
+use std::process::ExitCode;
 
 /// Make LLM tool manifests safe to ship.
-#[derive(Parser, Debug)]
-#[command(name = "toolsmith", version)]
+#[derive(Debug, Parser)]
+#[command(name = "toolsmith", version, about, propagate_version = true)]
 struct Cli {
+    #[command(flatten)]
+    color: colorchoice_clap::Color,
     #[command(subcommand)]
     command: Command,
 }
 
-#[derive(Subcommand, Debug)]
+#[derive(Debug, Subcommand)]
 enum Command {
+    /// Lint manifests (tools.json, allowlist.json, execution.json, *.describe.json, SKILL.md).
+    Lint(commands::lint::Args),
+    /// List every rule: id, default severity, dialect, explanation.
+    Rules(commands::rules::Args),
+    /// Print the Rust code the `tools!` macro generates for a manifest.
+    Gen(commands::generate::Args),
     /// Run one tool call and print its outcome as JSON.
     Run(commands::run::RunArgs),
     /// Print the catalog of the self-describing tools in a directory.
     Discover(commands::discover::DiscoverArgs),
 }
 
-fn main() -> std::process::ExitCode {
-    match Cli::parse().command {
-        Command::Run(args) => commands::run::run(&args),
-        Command::Discover(args) => commands::discover::run(&args),
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    cli.color.write_global();
+    let outcome = match cli.command {
+        Command::Lint(args) => commands::lint::run(&args),
+        Command::Rules(args) => commands::rules::run(&args),
+        Command::Gen(args) => commands::generate::run(&args),
+        Command::Run(args) => return commands::run::run(&args),
+        Command::Discover(args) => return commands::discover::run(&args),
+    };
+    match outcome {
+        Ok(status) => status.into(),
+        Err(e) => {
+            anstream::eprintln!("toolsmith: {e}");
+            error::Status::ToolError.into()
+        }
     }
 }

@@ -1,4 +1,7 @@
-//! Subcommands.
+//! One module per subcommand: its clap `Args` and its `run`.
 
 pub mod discover;
+pub mod generate;
+pub mod lint;
+pub mod rules;
 pub mod run;

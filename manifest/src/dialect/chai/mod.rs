@@ -1,32 +1,141 @@
-//! chai `tools.json`: the legacy single-file object and the split layout.
+//! chai `tools.json`: the legacy single-file object ([`legacy`]) and the
+//! three-file layout of chai v0.5 ([`split`]).
+//!
+//! Both versions share the checks of their parts: [`fields`] (known keys,
+//! JSON types, did-you-mean), [`tools`], [`allowlist`], [`execution`] (with
+//! the cross-checks tool ↔ execution ↔ allowlist), [`args`] (argument
+//! mappings) and [`resolver`] (`resolveCommand` and its v0.5 relatives).
+//! Each rule is declared next to the code that checks it.
+
+pub mod allowlist;
+pub mod args;
+pub mod execution;
+pub mod fields;
+pub mod legacy;
+pub mod modelled;
+pub mod resolver;
+pub mod split;
+pub mod tools;
 
 use crate::document::Document;
 use crate::lint::Options;
-use crate::model::Manifest;
+use crate::model::{Dialect, Execution, Manifest, Tool};
 use crate::rules::Rule;
 
-pub static SPLIT_FILE_MISSING: Rule = Rule::error(
-    "chai/split-file-missing",
-    "chai",
-    "a file of chai's three-file layout (tools.json, allowlist.json, execution.json) is missing",
-);
+pub use split::SPLIT_FILE_MISSING;
 
 /// chai rules.
-pub static RULES: &[&Rule] = &[&SPLIT_FILE_MISSING];
+pub static RULES: &[&Rule] = &[
+    &SPLIT_FILE_MISSING,
+    &fields::UNKNOWN_FIELD,
+    &fields::UNKNOWN_FIELD_IGNORED,
+    &fields::INVALID_TYPE,
+    &fields::MISSING_FIELD,
+    &tools::DUPLICATE_TOOL,
+    &tools::PARAMETERS_MISSING,
+    &allowlist::BINARY_NOT_ALLOWLISTED,
+    &allowlist::SUBCOMMAND_NOT_ALLOWLISTED,
+    &execution::MISSING_EXECUTION,
+    &execution::UNKNOWN_TOOL,
+    &execution::DUPLICATE_EXECUTION,
+    &execution::BINARY_WRAPPER_EMPTY,
+    &execution::PARAM_NOT_MAPPED,
+    &args::UNKNOWN_KIND,
+    &args::PARAM_NOT_IN_PARAMETERS,
+    &args::FLAGIFBOOLEAN_NOT_BOOLEAN,
+    &args::FLAGIFBOOLEAN_WITHOUT_FLAGS,
+    &args::FLAGIFBOOLEAN_ABSENT_IS_FALSE,
+    &args::POSITIONAL_OPTIONAL,
+    &args::FLAG_DASHES,
+    &args::NORMALIZE_NEWLINES_IGNORED,
+    &modelled::UNSUPPORTED_FEATURE,
+    &resolver::RESOLVER_MODE,
+    &resolver::SCRIPT_NAME,
+    &resolver::SCRIPT_EXTENSION,
+    &resolver::PARAM_SUBSTITUTION,
+];
 
-/// Checks a legacy single-file `tools.json` (root object).
-pub fn check_legacy(doc: &mut Document, options: &Options) -> Option<Manifest> {
-    let _ = (doc, options);
-    None
+/// Which version of the chai format a file set is read as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Version {
+    /// chai 14ef265: single root object, `deny_unknown_fields`, three kinds.
+    Legacy,
+    /// chai v0.5 (fb29f89): three files, unknown fields ignored, seven kinds.
+    V05,
 }
 
-/// Checks the split layout; `tools` has an array root.
+/// Checks a legacy single-file `tools.json` (root object).
+///
+/// ```
+/// use toolsmith_manifest::{Document, lint::Options, dialect::chai::check_legacy};
+/// let text = r#"{"tools":[{"name":"t","parameters":{"type":"object","properties":{}}}],
+///   "allowlist":{"git":["status"]},
+///   "execution":[{"tool":"t","binary":"git","subcommand":"log"}]}"#;
+/// let mut doc = Document::from_text("tools.json", "tools.json".as_ref(), text);
+/// doc.parse_json();
+/// let manifest = check_legacy(&mut doc, &Options::default()).unwrap();
+/// assert_eq!(manifest.tools.len(), 1);
+/// assert_eq!(doc.findings[0].rule.id, "chai/subcommand-not-allowlisted");
+/// ```
+pub fn check_legacy(doc: &mut Document, options: &Options) -> Option<Manifest> {
+    let _ = options;
+    legacy::check(doc)
+}
+
+/// Checks the split layout; `tools` has an array root. Missing or unusable
+/// `allowlist.json` / `execution.json` are reported in `tools`.
 pub fn check_split(
     tools: &mut Document,
     allowlist: Option<&mut Document>,
     execution: Option<&mut Document>,
     options: &Options,
 ) -> Option<Manifest> {
-    let _ = (tools, allowlist, execution, options);
-    None
+    let _ = options;
+    split::check(tools, allowlist, execution)
+}
+
+/// Puts the checked parts together into the model: every tool that has a
+/// execution spec the model can express, in file order (the first of
+/// duplicate names).
+fn assemble(
+    dialect: Dialect,
+    path: std::path::PathBuf,
+    inputs: Vec<std::path::PathBuf>,
+    tools: &[tools::ToolInfo],
+    specs: &[execution::SpecInfo],
+    allowlist: &allowlist::Allowlist,
+) -> Manifest {
+    let by_tool = execution::by_tool(specs);
+    let mut model_tools: Vec<Tool> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for tool in tools {
+        if !seen.insert(tool.name.as_str()) {
+            continue;
+        }
+        // A tool is modelled when every spec that runs it is: chai keeps the
+        // last legacy spec (HashMap insert); v0.5 alternatives
+        // (`paramCondition`, `condition`) are not expressible.
+        let own = by_tool
+            .get(tool.name.as_str())
+            .map_or(&[][..], Vec::as_slice);
+        if own.iter().any(|s| s.execution.is_none() || s.conditional) {
+            continue;
+        }
+        let spec = own.last();
+        if let Some(chai) = spec.and_then(|s| s.execution.clone()) {
+            model_tools.push(Tool {
+                name: tool.name.clone(),
+                description: tool.description.clone(),
+                parameters: tool.schema.clone(),
+                execution: Execution::Chai(chai),
+            });
+        }
+    }
+    Manifest {
+        dialect,
+        path,
+        inputs,
+        tools: model_tools,
+        allowlist: allowlist.entries.clone(),
+    }
 }

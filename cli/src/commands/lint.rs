@@ -1,0 +1,177 @@
+//! `toolsmith lint [PATH]...`: find manifests, run the rules, render the findings.
+
+use crate::error::{Error, Status};
+use crate::output;
+use crate::render::{self, Format};
+use crate::walk;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use toolsmith_manifest::Diagnostics;
+use toolsmith_manifest::lint::{self, DialectChoice, Input, Options, Profile};
+
+/// Arguments of `toolsmith lint`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Files or directories to lint (directories are walked, honouring .gitignore).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Exit with status 1 on warnings too.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// Lint every file as this dialect instead of detecting it.
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub dialect: Option<DialectArg>,
+    /// Agent Skills profile: `strict` turns unknown fields and flow-style YAML into errors.
+    #[arg(long, value_enum, default_value_t = ProfileArg::Default)]
+    pub profile: ProfileArg,
+    /// Refuse files larger than this many bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = toolsmith_manifest::input::DEFAULT_MAX_SIZE)]
+    pub max_size: u64,
+}
+
+/// `--dialect` values.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum DialectArg {
+    /// chai (legacy object or split layout).
+    Chai,
+    /// agentcli tools.json.
+    Agentcli,
+    /// `--describe` output.
+    Describe,
+    /// SKILL.md frontmatter.
+    Skill,
+}
+
+impl From<DialectArg> for DialectChoice {
+    fn from(d: DialectArg) -> Self {
+        match d {
+            DialectArg::Chai => DialectChoice::Chai,
+            DialectArg::Agentcli => DialectChoice::Agentcli,
+            DialectArg::Describe => DialectChoice::Describe,
+            DialectArg::Skill => DialectChoice::Skill,
+        }
+    }
+}
+
+/// `--profile` values.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum ProfileArg {
+    /// Spec violations are errors, unknown vendor fields warnings.
+    Default,
+    /// The verdicts of `skills-ref validate`.
+    Strict,
+}
+
+impl From<ProfileArg> for Profile {
+    fn from(p: ProfileArg) -> Self {
+        match p {
+            ProfileArg::Default => Profile::Default,
+            ProfileArg::Strict => Profile::Strict,
+        }
+    }
+}
+
+/// The findings of a run over many files.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// All diagnostics, sorted.
+    pub diagnostics: Diagnostics,
+    /// Number of files read.
+    pub files: usize,
+    /// Files that could not be read.
+    pub errors: Vec<Error>,
+}
+
+/// Runs `toolsmith lint`.
+pub fn run(args: &Args) -> Result<Status, Error> {
+    let options = Options {
+        dialect: args.dialect.map(Into::into),
+        profile: args.profile.into(),
+        max_size: args.max_size,
+    };
+    let found = walk::collect(&args.paths);
+    let mut outcome = lint_inputs(&found.inputs, &options);
+    let mut errors = found.errors;
+    errors.append(&mut outcome.errors);
+    for e in &errors {
+        anstream::eprintln!("toolsmith: {e}");
+    }
+    let color = render::color_enabled(&std::io::stdout());
+    let text = render::render(args.format, &outcome.diagnostics, outcome.files, color);
+    output::stdout(&text)?;
+    let d = &outcome.diagnostics;
+    Ok(if !errors.is_empty() {
+        Status::ToolError
+    } else if d.has_errors() || (args.deny_warnings && d.warnings() > 0) {
+        Status::Findings
+    } else {
+        Status::Ok
+    })
+}
+
+/// Lints `inputs`, spreading whole directories over the available cores
+/// (a directory is the unit the library checks together). A directory whose
+/// files cannot be read becomes an [`Error::Lint`]; the others are still linted.
+pub fn lint_inputs(inputs: &[Input], options: &Options) -> Outcome {
+    let mut by_dir: BTreeMap<&Path, Vec<Input>> = BTreeMap::new();
+    for input in inputs {
+        let dir = input.path.parent().unwrap_or(Path::new(""));
+        by_dir.entry(dir).or_default().push(input.clone());
+    }
+    let groups: Vec<(&Path, Vec<Input>)> = by_dir.into_iter().collect();
+    let workers = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZero::get)
+        .clamp(1, groups.len().max(1));
+    let chunk = groups.len().div_ceil(workers).max(1);
+    let parts: Vec<Outcome> = std::thread::scope(|scope| {
+        let handles: Vec<_> = groups
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || lint_groups(part, options)))
+            .collect();
+        handles
+            .into_iter()
+            // A panic in the rules is a bug: let it end the process (status
+            // 101) rather than drop that part's findings.
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    let mut outcome = Outcome::default();
+    for mut part in parts {
+        outcome.diagnostics.0.append(&mut part.diagnostics.0);
+        outcome.files += part.files;
+        outcome.errors.append(&mut part.errors);
+    }
+    outcome.diagnostics.sort();
+    outcome
+}
+
+/// Lints a run of directories in one call; on an I/O error, each directory alone
+/// to find the unreadable one.
+fn lint_groups(groups: &[(&Path, Vec<Input>)], options: &Options) -> Outcome {
+    let all: Vec<Input> = groups.iter().flat_map(|(_, g)| g.iter().cloned()).collect();
+    let mut outcome = Outcome::default();
+    match lint::lint(&all, options) {
+        Ok(report) => {
+            outcome.diagnostics = report.diagnostics;
+            outcome.files = report.files;
+        }
+        Err(_) => {
+            for (dir, group) in groups {
+                match lint::lint(group, options) {
+                    Ok(mut report) => {
+                        outcome.diagnostics.0.append(&mut report.diagnostics.0);
+                        outcome.files += report.files;
+                    }
+                    Err(source) => outcome.errors.push(Error::Lint {
+                        dir: dir.to_path_buf(),
+                        source,
+                    }),
+                }
+            }
+        }
+    }
+    outcome
+}

@@ -1,0 +1,675 @@
+//! End-to-end tests of the `toolsmith` binary: real processes, real files.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use toolsmith_manifest::Severity;
+use toolsmith_manifest::rules;
+
+/// The crate directory (`cli/`); tests run the binary from here.
+fn crate_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `toolsmith ARGS` in `cwd` without colours.
+fn toolsmith_in(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_toolsmith"))
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .env_remove("CLICOLOR_FORCE")
+        .output()
+        .expect("the toolsmith binary runs")
+}
+
+fn toolsmith(args: &[&str]) -> Output {
+    toolsmith_in(crate_dir(), args)
+}
+
+fn status(out: &Output) -> i32 {
+    out.status.code().expect("exited normally, not by a signal")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).expect("stderr is UTF-8")
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).expect("stdout is one JSON value")
+}
+
+/// A fresh, empty scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli-tests")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
+}
+
+/// Writes `contents` to `dir/rel`, creating parent directories.
+fn write(dir: &Path, rel: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+    let path = dir.join(rel);
+    std::fs::create_dir_all(path.parent().expect("has a parent")).expect("mkdir");
+    std::fs::write(&path, contents).expect("write file");
+    path
+}
+
+const BROKEN: &str = "{\"tools\": [}\n";
+
+fn files_of(report: &Value) -> Vec<String> {
+    let mut files: Vec<String> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics array")
+        .iter()
+        .map(|d| d["file"].as_str().expect("file").to_string())
+        .collect();
+    files.dedup();
+    files
+}
+
+#[test]
+fn exit_0_for_a_valid_manifest_and_for_no_manifest() {
+    let out = toolsmith(&["lint", "tests/data/valid"]);
+    assert_eq!(status(&out), 0, "{}", stdout(&out));
+    let text = stdout(&out);
+    let summary = text.lines().last().unwrap_or_default();
+    assert!(
+        summary.starts_with("0 errors, ") && summary.ends_with(" in 1 file"),
+        "{text}"
+    );
+
+    let empty = scratch("empty-dir");
+    let out = toolsmith_in(&empty, &["lint"]);
+    assert_eq!(status(&out), 0);
+    assert_eq!(stdout(&out), "0 errors, 0 warnings in 0 files\n");
+}
+
+#[test]
+fn exit_1_on_errors() {
+    let out = toolsmith(&["lint", "tests/data/human/comma"]);
+    assert_eq!(status(&out), 1);
+    assert!(stdout(&out).contains("error[json/syntax]"));
+    assert!(stderr(&out).is_empty());
+}
+
+#[test]
+fn exit_2_on_usage_errors() {
+    for args in [
+        &["lint", "--format", "xml"][..],
+        &["lint", "--no-such-flag"],
+        &["lint", "--dialect", "yaml"],
+        &["lint", "--profile", "lenient"],
+        &["lint", "--max-size", "lots"],
+        &["frobnicate"],
+        &["gen"],
+    ] {
+        let out = toolsmith(args);
+        assert_eq!(status(&out), 2, "{args:?}");
+        assert!(stdout(&out).is_empty(), "{args:?}");
+        assert!(!stderr(&out).is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn missing_path_is_reported_the_others_still_linted_exit_2() {
+    let out = toolsmith(&["lint", "no/such/dir", "tests/data/human/comma"]);
+    assert_eq!(status(&out), 2);
+    assert!(
+        stderr(&out).contains("toolsmith: cannot read `no/such/dir`"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stdout(&out).contains("tests/data/human/comma/tools.json:3:48: error[json/syntax]"));
+}
+
+#[test]
+fn deny_warnings_turns_warnings_into_exit_1() {
+    if rules::all().iter().all(|r| r.severity != Severity::Warning) {
+        eprintln!("notice: no rule warns by default yet; --deny-warnings test skipped");
+        return;
+    }
+    // Inputs that the dialect rules are expected to warn about (dialects.md §9:
+    // D14 absolute agentcli command, D20 unknown skill field); the first one
+    // that gives warnings and no errors is used.
+    let dir = scratch("deny-warnings");
+    write(
+        &dir,
+        "absolute/tools.json",
+        r#"{"tools": [{"name": "now", "description": "Prints the date.", "schema": {"type": "object", "properties": {}}, "command": ["/usr/bin/date"]}]}"#,
+    );
+    write(
+        &dir,
+        "vendor-field/SKILL.md",
+        "---\nname: vendor-field\ndescription: Formats dates. Use when the user asks for a date.\nx-vendor-color: blue\n---\n\n# Dates\n",
+    );
+    let mut candidates = vec![dir.join("absolute"), dir.join("vendor-field")];
+    candidates.retain(|c| {
+        let r = json(&toolsmith(&[
+            "lint",
+            "--format",
+            "json",
+            c.to_str().expect("utf-8"),
+        ]));
+        r["summary"]["warnings"].as_u64() > Some(0) && r["summary"]["errors"] == 0
+    });
+    let warned = candidates
+        .first()
+        .expect("some rule warns, so one of the candidates should give only warnings")
+        .to_str()
+        .expect("utf-8");
+    assert_eq!(status(&toolsmith(&["lint", warned])), 0);
+    assert_eq!(status(&toolsmith(&["lint", "--deny-warnings", warned])), 1);
+}
+
+#[test]
+fn json_shape_is_exactly_the_contract() {
+    let dir = scratch("json-shape");
+    write(&dir, "a/tools.json", "{\"tools\": [],\n \"tools\": []}\n");
+    write(&dir, "b/tools.json", BROKEN);
+    let out = toolsmith_in(&dir, &["lint", "--format", "json", "a", "b/tools.json"]);
+    assert_eq!(status(&out), 1);
+    let report = json(&out);
+    let top: Vec<&str> = report
+        .as_object()
+        .expect("object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(top, ["diagnostics", "summary"]);
+    let diags = report["diagnostics"].as_array().expect("array");
+    for d in diags {
+        let keys: Vec<&str> = d
+            .as_object()
+            .expect("object")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "file",
+                "line",
+                "column",
+                "end_line",
+                "end_column",
+                "severity",
+                "rule",
+                "message",
+                "pointer"
+            ]
+        );
+    }
+    let by_rule = |rule: &str| {
+        diags
+            .iter()
+            .find(|d| d["rule"] == rule)
+            .unwrap_or_else(|| panic!("a {rule} diagnostic in {report}"))
+    };
+    assert_eq!(
+        by_rule("json/duplicate-key"),
+        &serde_json::json!({
+            "file": "a/tools.json", "line": 2, "column": 2, "end_line": 2, "end_column": 9,
+            "severity": "error", "rule": "json/duplicate-key",
+            "message": "duplicate key `tools`", "pointer": "/tools"
+        })
+    );
+    let syntax = by_rule("json/syntax");
+    assert_eq!(syntax["file"], "b/tools.json");
+    assert_eq!(
+        (syntax["line"].as_u64(), syntax["column"].as_u64()),
+        (Some(1), Some(12))
+    );
+    let count = |severity: &str| diags.iter().filter(|d| d["severity"] == severity).count();
+    assert_eq!(
+        report["summary"],
+        serde_json::json!({"files": 2, "errors": count("error"), "warnings": count("warning")})
+    );
+}
+
+#[test]
+fn columns_count_unicode_scalar_values() {
+    let out = toolsmith(&["lint", "--format", "json", "tests/data/human/unicode"]);
+    let report = json(&out);
+    // `{"name": "héllo wörld" "command"…`: the missing comma is the 27th character
+    // (the 29th byte).
+    assert_eq!(report["diagnostics"][0]["column"], 27);
+}
+
+#[test]
+fn display_paths_follow_the_command_line() {
+    let dir = scratch("display");
+    write(&dir, "x/tools.json", BROKEN);
+    let dot = json(&toolsmith_in(&dir, &["lint", "--format", "json", "."]));
+    assert_eq!(files_of(&dot), ["./x/tools.json"]);
+    let none = json(&toolsmith_in(&dir, &["lint", "--format", "json"]));
+    assert_eq!(files_of(&none), ["x/tools.json"]);
+    let sub = json(&toolsmith_in(&dir, &["lint", "--format", "json", "x/"]));
+    assert_eq!(files_of(&sub), ["x/tools.json"]);
+    let file = json(&toolsmith_in(
+        &dir,
+        &["lint", "--format", "json", "./x/tools.json"],
+    ));
+    assert_eq!(files_of(&file), ["./x/tools.json"]);
+}
+
+#[test]
+fn walk_honours_gitignore_enters_hidden_dirs_skips_dot_git() {
+    let dir = scratch("walk");
+    write(&dir, ".gitignore", "ignored/\n*.tmp.tools.json\n");
+    write(&dir, "ignored/tools.json", BROKEN);
+    write(&dir, "kept/x.tmp.tools.json", BROKEN);
+    write(&dir, "kept/tools.json", BROKEN);
+    write(&dir, "kept/package.json", BROKEN);
+    write(&dir, ".claude/skills/demo/web.tools.json", BROKEN);
+    write(&dir, ".git/tools.json", BROKEN);
+    write(&dir, "sub/.git/tools.json", BROKEN);
+    let report = json(&toolsmith_in(&dir, &["lint", "--format", "json"]));
+    assert_eq!(
+        files_of(&report),
+        [".claude/skills/demo/web.tools.json", "kept/tools.json"]
+    );
+    assert_eq!(report["summary"]["files"], 2);
+}
+
+#[test]
+fn an_explicit_file_is_linted_whatever_its_name() {
+    let dir = scratch("explicit");
+    write(&dir, "manifest.json", BROKEN);
+    let report = json(&toolsmith_in(
+        &dir,
+        &["lint", "--format", "json", "manifest.json"],
+    ));
+    assert_eq!(files_of(&report), ["manifest.json"]);
+    // …but a directory walk skips it.
+    let report = json(&toolsmith_in(&dir, &["lint", "--format", "json"]));
+    assert_eq!(report["summary"]["files"], 0);
+}
+
+#[test]
+fn output_is_sorted_and_deterministic() {
+    let dir = scratch("sorted");
+    for i in 0..40 {
+        write(&dir, &format!("d{i:02}/tools.json"), BROKEN);
+    }
+    let first = toolsmith_in(&dir, &["lint", "--format", "json"]);
+    let files = files_of(&json(&first));
+    let mut sorted = files.clone();
+    sorted.sort();
+    assert_eq!(files, sorted);
+    assert_eq!(files.len(), 40);
+    for _ in 0..3 {
+        assert_eq!(
+            toolsmith_in(&dir, &["lint", "--format", "json"]).stdout,
+            first.stdout
+        );
+    }
+}
+
+#[test]
+fn github_format_escapes_properties_and_messages() {
+    let dir = scratch("github");
+    write(
+        &dir,
+        "we,ird:dir/tools.json",
+        "{\"a,b:c%\": 1, \"a,b:c%\": 2}\n",
+    );
+    let out = toolsmith_in(&dir, &["lint", "--format", "github"]);
+    assert_eq!(status(&out), 1);
+    let text = stdout(&out);
+    let line = text
+        .lines()
+        .find(|l| l.contains("duplicate-key"))
+        .expect("a duplicate-key annotation");
+    assert!(
+        line.starts_with(
+            "::error file=we%2Cird%3Adir/tools.json,line=1,endLine=1,col=15,endColumn=22,title=json/duplicate-key::duplicate key `a,b:c%25`"
+        ),
+        "{line}"
+    );
+    // The help text follows on an escaped new line; nothing else breaks the line.
+    assert!(line.contains("%0Ahelp: "), "{line}");
+    assert!(
+        text.lines()
+            .all(|l| l.starts_with("::error ") || l.starts_with("::warning "))
+    );
+}
+
+/// A validator for the official SARIF 2.1.0 schema (vendored, see tests/data/README.md).
+fn sarif_validator() -> jsonschema::Validator {
+    let mut schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(crate_dir().join("tests/data/sarif-schema-2.1.0.json"))
+            .expect("vendored schema"),
+    )
+    .expect("schema is JSON");
+    // The official schema's `language` patterns have a stray `]`, which
+    // ECMA-262 tolerates but the Rust `regex` crate rejects when formats are
+    // validated; the pattern they mean is used instead (toolsmith sets no `language`).
+    for def in ["run", "toolComponent"] {
+        let pattern = &mut schema["definitions"][def]["properties"]["language"]["pattern"];
+        assert_eq!(pattern, "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$");
+        *pattern = Value::from("^[a-zA-Z]{2}(-[a-zA-Z]{2})?$");
+    }
+    jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .expect("schema compiles")
+}
+
+/// Asserts that `log` is valid SARIF 2.1.0.
+fn assert_valid_sarif(validator: &jsonschema::Validator, log: &Value) {
+    let errors: Vec<String> = validator
+        .iter_errors(log)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+}
+
+#[test]
+fn sarif_output_is_valid_sarif_2_1_0() {
+    let validator = sarif_validator();
+    let dir = scratch("sarif");
+    write(&dir, "a b/tools.json", "{\"x\": 1, \"x\": 2}\n");
+    write(&dir, "c/tools.json", BROKEN);
+    write(&dir, "d/tools.json", "");
+    let out = toolsmith_in(&dir, &["lint", "--format", "sarif"]);
+    assert_eq!(status(&out), 1);
+    let log = json(&out);
+    assert_valid_sarif(&validator, &log);
+
+    let run = &log["runs"][0];
+    assert_eq!(run["columnKind"], "unicodeCodePoints");
+    let ids: Vec<&str> = run["tool"]["driver"]["rules"]
+        .as_array()
+        .expect("rules")
+        .iter()
+        .map(|r| r["id"].as_str().expect("id"))
+        .collect();
+    let all: Vec<&str> = rules::all().iter().map(|r| r.id).collect();
+    assert_eq!(ids, all);
+    let results = run["results"].as_array().expect("results");
+    let from_json = json(&toolsmith_in(&dir, &["lint", "--format", "json"]));
+    assert_eq!(
+        Some(results.len()),
+        from_json["diagnostics"].as_array().map(Vec::len)
+    );
+    for r in results {
+        let index = r["ruleIndex"].as_u64().expect("ruleIndex") as usize;
+        assert_eq!(r["ruleId"], ids[index]);
+    }
+    let dup = results
+        .iter()
+        .find(|r| r["ruleId"] == "json/duplicate-key")
+        .expect("the duplicate key is reported");
+    assert_eq!(dup["level"], "error");
+    let first = &dup["locations"][0]["physicalLocation"];
+    assert_eq!(first["artifactLocation"]["uri"], "a%20b/tools.json");
+    assert_eq!(first["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+    assert_eq!(
+        first["region"],
+        serde_json::json!({"startLine": 1, "startColumn": 10, "endLine": 1, "endColumn": 13})
+    );
+}
+
+#[test]
+fn human_output_matches_the_snapshot() {
+    let out = toolsmith(&["lint", "tests/data/human"]);
+    assert_eq!(status(&out), 1);
+    let actual = stdout(&out);
+    let path = crate_dir().join("tests/data/human.txt");
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&path, &actual).expect("write snapshot");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).expect("snapshot exists");
+    assert_eq!(actual, expected, "run with UPDATE_SNAPSHOTS=1 to rewrite");
+    assert!(
+        !actual.contains('\u{1b}'),
+        "NO_COLOR output has no escape codes"
+    );
+}
+
+#[test]
+fn color_always_colours_and_never_does_not() {
+    let always = toolsmith(&["--color", "always", "lint", "tests/data/human/comma"]);
+    assert!(stdout(&always).contains("\u{1b}["));
+    let never = toolsmith(&["lint", "--color", "never", "tests/data/human/comma"]);
+    assert!(!stdout(&never).contains('\u{1b}'));
+}
+
+#[test]
+fn rules_lists_every_rule() {
+    let out = toolsmith(&["rules"]);
+    assert_eq!(status(&out), 0);
+    let text = stdout(&out);
+    let listed: Vec<(&str, &str, &str)> = text
+        .lines()
+        .map(|l| {
+            let mut cols = l.split_whitespace();
+            (
+                cols.next().unwrap_or(""),
+                cols.next().unwrap_or(""),
+                cols.next().unwrap_or(""),
+            )
+        })
+        .collect();
+    let all = rules::all();
+    assert_eq!(listed.len(), all.len());
+    for (rule, (id, severity, dialect)) in all.iter().zip(&listed) {
+        assert_eq!(rule.id, *id);
+        assert_eq!(rule.severity.to_string(), *severity);
+        assert_eq!(rule.dialect, *dialect);
+        assert!(text.contains(rule.summary));
+    }
+}
+
+#[test]
+fn max_size_refuses_large_files() {
+    let out = toolsmith(&[
+        "lint",
+        "--format",
+        "json",
+        "--max-size",
+        "10",
+        "tests/data/valid",
+    ]);
+    assert_eq!(status(&out), 1);
+    assert_eq!(json(&out)["diagnostics"][0]["rule"], "input/too-large");
+}
+
+/// Each hostile file must give an error diagnostic with a position, and exit 1.
+#[test]
+fn hostile_inputs_give_positioned_errors() {
+    let dir = scratch("hostile");
+    let mut deep = "[".repeat(10_000);
+    deep.push_str(&"]".repeat(10_000));
+    let mut huge = b"{\"tools\": [], \"pad\": \"".to_vec();
+    huge.resize(9 * 1024 * 1024, b'x');
+    huge.extend_from_slice(b"\"}");
+    let garbage: Vec<u8> = (0..4096u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    let cases: [(&str, Vec<u8>); 7] = [
+        ("invalid-utf8", b"{\"tools\": [\"\xc3\x28\"]}".to_vec()),
+        ("empty", Vec::new()),
+        ("bom", b"\xef\xbb\xbf{\"tools\": []}".to_vec()),
+        ("huge", huge),
+        ("deep", deep.into_bytes()),
+        ("garbage", garbage),
+        ("nul", b"{\"tools\": []}\0".to_vec()),
+    ];
+    for (name, bytes) in &cases {
+        write(&dir, &format!("{name}/tools.json"), bytes);
+        let path = format!("{name}/tools.json");
+        for format in ["json", "human", "github", "sarif"] {
+            let out = toolsmith_in(&dir, &["lint", "--format", format, &path]);
+            assert_eq!(status(&out), 1, "{name} ({format}): {}", stderr(&out));
+            assert!(
+                stderr(&out).is_empty(),
+                "{name} ({format}): {}",
+                stderr(&out)
+            );
+        }
+        let report = json(&toolsmith_in(&dir, &["lint", "--format", "json", &path]));
+        let first = report["diagnostics"]
+            .as_array()
+            .and_then(|d| d.iter().find(|d| d["severity"] == "error"))
+            .unwrap_or_else(|| panic!("{name}: an error diagnostic in {report}"));
+        assert!(first["line"].as_u64() >= Some(1), "{name}: {first}");
+        assert!(first["column"].as_u64() >= Some(1), "{name}: {first}");
+    }
+}
+
+#[test]
+fn gen_reports_missing_paths_and_manifest_errors() {
+    let out = toolsmith(&["gen", "no/such/tools.json"]);
+    assert_eq!(status(&out), 2);
+    assert!(stderr(&out).contains("cannot read `no/such/tools.json`"));
+
+    let out = toolsmith(&["gen", "tests/data/human/comma/tools.json"]);
+    if status(&out) == 0 && out.stdout.is_empty() {
+        eprintln!("notice: toolsmith_codegen::generate is still a stub; gen error test skipped");
+        return;
+    }
+    assert_eq!(status(&out), 1);
+    assert!(out.stdout.is_empty());
+    assert!(
+        stderr(&out).contains("tests/data/human/comma/tools.json:3:48: error[json/syntax]"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// Lints every file of a tree as one run: no panic, a JSON report, status 0 or 1.
+fn lint_tree_without_panic(root: &Path) {
+    let out = toolsmith(&[
+        "lint",
+        "--format",
+        "json",
+        root.to_str().expect("utf-8 path"),
+    ]);
+    let err = stderr(&out);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(
+        matches!(status(&out), 0 | 1),
+        "status {}: {err}",
+        status(&out)
+    );
+    let report = json(&out);
+    assert!(report["summary"]["files"].as_u64() > Some(0));
+    for format in ["human", "github", "sarif"] {
+        let out = toolsmith(&["lint", "--format", format, root.to_str().expect("utf-8")]);
+        assert!(matches!(status(&out), 0 | 1), "{format}: {}", stderr(&out));
+        if format == "sarif" {
+            assert_valid_sarif(&sarif_validator(), &json(&out));
+        }
+    }
+}
+
+#[test]
+fn fixtures_lint_without_panic() {
+    lint_tree_without_panic(&crate_dir().join("../fixtures"));
+}
+
+#[test]
+fn corpus_lints_without_panic() {
+    // `TOOLSMITH_CORPUS` points elsewhere (e.g. from a worktree that has no
+    // `shared/` beside it).
+    let corpus = std::env::var_os("TOOLSMITH_CORPUS")
+        .map_or_else(|| crate_dir().join("../../shared/corpus"), PathBuf::from);
+    if !corpus.is_dir() {
+        eprintln!(
+            "notice: {} is absent; corpus test skipped",
+            corpus.display()
+        );
+        return;
+    }
+    lint_tree_without_panic(&corpus);
+    // Every single file of the corpus, whatever its name, as an explicit path.
+    let mut files = Vec::new();
+    let mut stack = vec![corpus.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("read corpus dir").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                files.push(path.to_str().expect("utf-8").to_string());
+            }
+        }
+    }
+    files.sort();
+    for chunk in files.chunks(200) {
+        let mut args = vec!["lint", "--format", "json"];
+        args.extend(chunk.iter().map(String::as_str));
+        let out = toolsmith(&args);
+        assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+        assert!(matches!(status(&out), 0 | 1), "{}", stderr(&out));
+    }
+}
+
+#[test]
+fn gen_writes_the_same_code_to_stdout_and_to_a_file() {
+    let dir = scratch("gen");
+    let out_file = dir.join("tools.rs");
+    let to_stdout = toolsmith(&["gen", "tests/data/valid/tools.json"]);
+    assert_eq!(status(&to_stdout), 0, "{}", stderr(&to_stdout));
+    let to_file = toolsmith(&[
+        "gen",
+        "tests/data/valid/tools.json",
+        "-o",
+        out_file.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(status(&to_file), 0, "{}", stderr(&to_file));
+    assert!(to_file.stdout.is_empty());
+    assert_eq!(std::fs::read(&out_file).expect("written"), to_stdout.stdout);
+
+    let unwritable = dir.join("no/such/dir/tools.rs");
+    let out = toolsmith(&[
+        "gen",
+        "tests/data/valid/tools.json",
+        "--output",
+        unwritable.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(status(&out), 2);
+    assert!(stderr(&out).contains("cannot write"), "{}", stderr(&out));
+}
+
+#[test]
+fn dialect_flag_overrides_detection() {
+    let dir = scratch("dialect");
+    write(&dir, "manifest.json", "{\"name\": \"x\"}\n");
+    let rules_of = |args: &[&str]| -> Vec<String> {
+        let report = json(&toolsmith_in(&dir, args));
+        report["diagnostics"]
+            .as_array()
+            .expect("diagnostics")
+            .iter()
+            .map(|d| d["rule"].as_str().expect("rule").to_string())
+            .collect()
+    };
+    let detected = rules_of(&["lint", "--format", "json", "manifest.json"]);
+    assert!(
+        detected.iter().any(|r| r == "dialect/unknown"),
+        "{detected:?}"
+    );
+    for dialect in ["agentcli", "chai", "describe", "skill"] {
+        let forced = rules_of(&[
+            "lint",
+            "--format",
+            "json",
+            "--dialect",
+            dialect,
+            "manifest.json",
+        ]);
+        assert!(
+            !forced.iter().any(|r| r == "dialect/unknown"),
+            "{dialect}: {forced:?}"
+        );
+    }
+}

@@ -1,0 +1,342 @@
+//! Execution specs (`execution[]`) and the cross-checks between tools,
+//! execution specs and the allowlist, with `chai skill validate`'s messages.
+
+use super::Version;
+use super::allowlist::Allowlist;
+use super::args::{self, Context, Mapped};
+use super::fields::show;
+use super::modelled;
+use super::resolver;
+use super::tools::ToolInfo;
+use crate::diagnostic::Finding;
+use crate::model::ChaiExecution;
+use crate::rules::Rule;
+use crate::tree::{Kind, Node};
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+pub static MISSING_EXECUTION: Rule = Rule::error(
+    "chai/missing-execution",
+    "chai",
+    "a tool has no execution spec (it is advertised, but every call fails with `unknown tool`)",
+);
+pub static UNKNOWN_TOOL: Rule = Rule::error(
+    "chai/unknown-tool",
+    "chai",
+    "an execution spec names a tool that `tools` does not declare (it can never be called)",
+);
+pub static DUPLICATE_EXECUTION: Rule = Rule::error(
+    "chai/duplicate-execution",
+    "chai",
+    "two execution specs run the same tool (chai keeps the last; v0.5 needs `paramCondition` to choose)",
+);
+pub static PARAM_NOT_MAPPED: Rule = Rule::warning(
+    "chai/param-not-mapped",
+    "chai",
+    "a parameter of a tool's schema is used by none of its execution specs; chai silently ignores it",
+);
+pub static BINARY_WRAPPER_EMPTY: Rule = Rule::error(
+    "chai/binary-wrapper-empty",
+    "chai",
+    "a v0.5 `binaryWrapper` is an empty array",
+);
+
+/// One execution spec as checked.
+#[derive(Debug, Clone)]
+pub struct SpecInfo {
+    /// `tool`, when it is a string.
+    pub tool: Option<String>,
+    /// The spec has a `paramCondition` or `condition` (v0.5): it is not the tool's default spec.
+    pub conditional: bool,
+    /// The spec for the model; `None` when unusable or not expressible.
+    pub execution: Option<ChaiExecution>,
+    /// The parameter names the spec reads (mappings, `$name` arguments,
+    /// conditions, `sideRead.pathParam`, `whenArg`).
+    pub reads: Vec<String>,
+}
+
+/// Collects the parameter names a spec reads anywhere below `node`.
+fn reads(node: &Node, key: Option<&str>, out: &mut Vec<String>) {
+    match &node.kind {
+        Kind::String(s) => {
+            if matches!(key, Some("param" | "pathParam" | "present" | "absent")) {
+                out.push(s.clone());
+            } else if let Some(name) = s.strip_prefix('$') {
+                out.push(name.to_string());
+            }
+        }
+        Kind::Array(items) => items.iter().for_each(|i| reads(i, key, out)),
+        Kind::Object(members) => {
+            for m in members {
+                if key == Some("whenArg") {
+                    out.push(m.key.clone());
+                }
+                reads(&m.value, Some(&m.key), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The tools and allowlist the execution specs are checked against; `None`
+/// when that part is missing or unusable (its problem is reported elsewhere,
+/// and the cross-checks against it are skipped rather than repeated).
+#[derive(Debug, Clone, Copy)]
+pub struct Targets<'a> {
+    /// Declared tools.
+    pub tools: Option<&'a [ToolInfo]>,
+    /// The allowlist.
+    pub allowlist: Option<&'a Allowlist>,
+}
+
+/// Checks the execution specs (keys and types are checked by `fields`).
+pub fn check(
+    items: &[Node],
+    version: Version,
+    targets: Targets<'_>,
+    skill_dir: &Path,
+    findings: &mut Vec<Finding>,
+) -> Vec<SpecInfo> {
+    let mut specs: Vec<SpecInfo> = Vec::new();
+    // First non-conditional spec of each tool.
+    let mut first_of: HashMap<String, usize> = HashMap::new();
+    let declared = targets.tools.map(by_name);
+    for (i, item) in items.iter().enumerate() {
+        let label = format!("execution[{i}]");
+        if item.as_object().is_none() {
+            specs.push(SpecInfo {
+                tool: None,
+                conditional: false,
+                execution: None,
+                reads: Vec::new(),
+            });
+            continue;
+        }
+        let tool_node = item.get("tool").filter(|t| t.as_str().is_some());
+        let tool_name = tool_node.and_then(Node::as_str);
+        let tool = tool_name.and_then(|n| declared.as_ref()?.get(n).copied());
+        if let (Some(node), Some(name), Some(tools), None) =
+            (tool_node, tool_name, targets.tools, tool)
+        {
+            findings.push(unknown_tool(node, name, &label, tools));
+        }
+        // v0.5 chooses between specs of one tool by `paramCondition` (per
+        // call) or `condition` (per installed binaries); in a legacy file
+        // these keys are already unknown-field errors.
+        let conditional = ["paramCondition", "condition"]
+            .iter()
+            .any(|k| item.get(k).is_some_and(|p| !p.is_null()));
+        if let (Some(node), Some(name), false) = (tool_node, tool_name, conditional) {
+            match first_of.get(name) {
+                Some(&first) => findings.push(duplicate(node, name, &label, first, version)),
+                None => {
+                    first_of.insert(name.to_string(), i);
+                }
+            }
+        }
+        let binary = item.get("binary");
+        let subcommand = item.get("subcommand");
+        if let (Some(b), Some(allowlist)) = (binary, targets.allowlist) {
+            allowlist.check_pair(b, subcommand, &label, findings);
+        }
+        if version == Version::V05 {
+            if let Some(w) = item.get("binaryWrapper")
+                && w.as_array().is_some_and(<[Node]>::is_empty)
+            {
+                findings.push(Finding::new(
+                    &BINARY_WRAPPER_EMPTY,
+                    w.span,
+                    w.pointer.clone(),
+                    format!("{label}: binaryWrapper must be a non-empty array"),
+                ));
+            }
+            if let Some(p) = item.get("postProcess") {
+                resolver::check(
+                    p,
+                    &format!("{label}.postProcess"),
+                    version,
+                    targets.allowlist,
+                    findings,
+                );
+            }
+        }
+        let cx = Context {
+            version,
+            tool,
+            allowlist: targets.allowlist,
+            binary,
+            present: item
+                .get("paramCondition")
+                .and_then(|p| p.get("present"))
+                .and_then(Node::as_array)
+                .unwrap_or_default(),
+        };
+        let mut mappings = Vec::new();
+        let mut usable = true;
+        let mut gap = match version {
+            Version::V05 => modelled::field_gap(item, modelled::SPEC_FIELDS),
+            Version::Legacy => None,
+        };
+        for (j, arg) in item
+            .get("args")
+            .and_then(Node::as_array)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            match args::check(arg, &format!("{label}.args[{j}]"), &cx, findings) {
+                Mapped::Arg(m) => mappings.push(m),
+                Mapped::Broken => usable = false,
+                Mapped::Unsupported(g) => {
+                    usable = false;
+                    gap.get_or_insert(g);
+                }
+            }
+        }
+        if let Some(g) = gap {
+            usable = false;
+            // An undeclared tool is reported as such, and never modelled.
+            if let Some(tool) = tool {
+                findings.push(modelled::unsupported(g, &label, tool));
+            }
+        }
+        let execution = match (
+            binary.and_then(Node::as_str),
+            subcommand.and_then(Node::as_str),
+        ) {
+            (Some(b), Some(s)) if usable => Some(ChaiExecution {
+                binary: b.to_string(),
+                subcommand: s.to_string(),
+                args: mappings,
+                skill_dir: skill_dir.to_path_buf(),
+            }),
+            _ => None,
+        };
+        let mut read = Vec::new();
+        reads(item, None, &mut read);
+        specs.push(SpecInfo {
+            tool: tool_name.map(str::to_string),
+            conditional,
+            execution,
+            reads: read,
+        });
+    }
+    specs
+}
+
+/// Reports every tool without an execution spec, and the schema parameters
+/// no spec reads (`tool_items` holds the tool nodes
+/// for positions). Only called when the execution specs are usable.
+pub fn check_coverage(
+    tool_items: &[Node],
+    tools: &[ToolInfo],
+    specs: &[SpecInfo],
+    findings: &mut Vec<Finding>,
+) {
+    let by_tool = by_tool(specs);
+    let first = by_name(tools);
+    for tool in tools {
+        if first.get(tool.name.as_str()).map(|t| t.index) != Some(tool.index) {
+            continue;
+        }
+        if let Some(own) = by_tool.get(tool.name.as_str()) {
+            unmapped(tool, own, findings);
+            continue;
+        }
+        let Some(name) = tool_items.get(tool.index).and_then(|t| t.get("name")) else {
+            continue;
+        };
+        findings.push(
+            Finding::new(
+                &MISSING_EXECUTION,
+                name.span,
+                name.pointer.clone(),
+                format!("tool {} has no execution spec", show(&tool.name)),
+            )
+            .with_help(format!(
+                "add an execution spec with \"tool\": {}, or remove the tool",
+                show(&tool.name)
+            )),
+        );
+    }
+}
+
+/// Warns about each schema property that no spec of `tool` reads (U14).
+fn unmapped(tool: &ToolInfo, specs: &[&SpecInfo], findings: &mut Vec<Finding>) {
+    let reads: HashSet<&str> = specs
+        .iter()
+        .flat_map(|s| s.reads.iter().map(String::as_str))
+        .collect();
+    for property in tool.properties().unwrap_or_default() {
+        if reads.contains(property.key.as_str()) {
+            continue;
+        }
+        findings.push(
+            Finding::new(
+                &PARAM_NOT_MAPPED,
+                property.key_span,
+                property.value.pointer.clone(),
+                format!(
+                    "tool {} schema parameter {} has no execution handler: the model can provide it but it is silently ignored",
+                    show(&tool.name),
+                    show(&property.key)
+                ),
+            )
+            .with_help("map it in the tool's execution spec `args`, or remove it from `parameters`"),
+        );
+    }
+}
+
+/// The first tool of each name.
+pub fn by_name(tools: &[ToolInfo]) -> HashMap<&str, &ToolInfo> {
+    let mut map = HashMap::new();
+    for tool in tools {
+        map.entry(tool.name.as_str()).or_insert(tool);
+    }
+    map
+}
+
+/// The specs of each tool, in file order.
+pub fn by_tool(specs: &[SpecInfo]) -> HashMap<&str, Vec<&SpecInfo>> {
+    let mut map: HashMap<&str, Vec<&SpecInfo>> = HashMap::new();
+    for spec in specs {
+        if let Some(tool) = &spec.tool {
+            map.entry(tool.as_str()).or_default().push(spec);
+        }
+    }
+    map
+}
+
+fn unknown_tool(node: &Node, name: &str, label: &str, tools: &[ToolInfo]) -> Finding {
+    let f = Finding::new(
+        &UNKNOWN_TOOL,
+        node.span,
+        node.pointer.clone(),
+        format!("{label}: tool {} not in tools", show(name)),
+    );
+    match crate::suggest::closest(name, tools.iter().map(|t| t.name.as_str())) {
+        Some(s) => f.with_help(format!("did you mean {}?", show(s))),
+        None => f.with_help(format!(
+            "declare a tool named {} in tools, or remove this execution spec",
+            show(name)
+        )),
+    }
+}
+
+fn duplicate(node: &Node, name: &str, label: &str, first: usize, version: Version) -> Finding {
+    let help = match version {
+        Version::Legacy => format!(
+            "execution[{first}] runs the same tool; chai silently keeps only the last spec: remove one"
+        ),
+        Version::V05 => format!(
+            "execution[{first}] runs the same tool; give all but one spec a `paramCondition` (or each a `condition`) so chai can choose"
+        ),
+    };
+    Finding::new(
+        &DUPLICATE_EXECUTION,
+        node.span,
+        node.pointer.clone(),
+        format!("{label}: duplicate execution spec for tool {}", show(name)),
+    )
+    .with_help(help)
+}

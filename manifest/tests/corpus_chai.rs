@@ -1,0 +1,254 @@
+//! Lints every chai file of the corpus (`shared/corpus/chai-tools-json`) and
+//! compares with the reference verdicts recorded in `index.json`:
+//!
+//! * `chai_skill_validate_head_port`: every message the port of
+//!   `chai skill validate` prints as an error is printed verbatim by toolsmith
+//!   for the same file set; where the port finds nothing, none of the rules
+//!   that `chai skill validate` also checks fires;
+//! * `seed_era_struct_violations` (what the chai 14ef265 serde structs reject):
+//!   each violation is an error at the same JSON pointer, and a legacy file
+//!   without violations has no unknown-field / unknown-kind error.
+//!
+//! Other disagreements (rules the reference does not check) are printed.
+//! Skips with a notice when the corpus is absent.
+
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use toolsmith_manifest::Diagnostic;
+use toolsmith_manifest::diagnostic::Severity;
+use toolsmith_manifest::lint::{Input, Options, classify, lint};
+
+/// `$TOOLSMITH_CORPUS`, else `shared/corpus` next to the repository (for a
+/// checkout at `/work/main`), else next to its parent (a worktree at `/work/wt/X`).
+fn corpus() -> PathBuf {
+    if let Some(dir) = std::env::var_os("TOOLSMITH_CORPUS") {
+        return PathBuf::from(dir);
+    }
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let near = crate_dir.join("../../shared/corpus");
+    if near.is_dir() {
+        return near;
+    }
+    crate_dir.join("../../../shared/corpus")
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            walk(&path, out);
+        } else if path.extension().is_some_and(|e| e == "json") && classify(&path).is_some() {
+            out.push(path);
+        }
+    }
+}
+
+/// `execution[9].args[0]` → `/execution/9/args/0`.
+fn pointer(path: &str) -> String {
+    let mut out = String::new();
+    for part in path.split('.') {
+        let mut pieces = part.split('[');
+        if let Some(name) = pieces.next() {
+            out.push('/');
+            out.push_str(name);
+        }
+        for index in pieces {
+            out.push('/');
+            out.push_str(index.trim_end_matches(']'));
+        }
+    }
+    out
+}
+
+/// The finding a seed-era violation must produce: rule prefix, message prefix, pointer.
+fn expected_finding(violation: &str) -> Option<(&'static str, String, String)> {
+    let (what, place) = violation.split_once(" in ")?;
+    let name = what.split('`').nth(1)?;
+    if what.starts_with("unknown field") {
+        Some((
+            "chai/unknown-field",
+            format!("unknown field `{name}`"),
+            format!("{}/{name}", pointer(place)),
+        ))
+    } else if what.starts_with("unknown variant") {
+        Some((
+            "chai/unknown-kind",
+            format!("unknown variant `{name}`"),
+            pointer(place),
+        ))
+    } else if what.starts_with("missing field") {
+        Some((
+            "chai/missing-field",
+            format!("missing field `{name}`"),
+            pointer(place),
+        ))
+    } else {
+        None
+    }
+}
+
+/// Rules that `chai skill validate` also checks (a clean port verdict means
+/// none of them may fire).
+const VALIDATE_RULES: &[&str] = &[
+    "chai/split-file-missing",
+    "chai/duplicate-tool",
+    "chai/missing-execution",
+    "chai/unknown-tool",
+    "chai/binary-not-allowlisted",
+    "chai/subcommand-not-allowlisted",
+    "chai/binary-wrapper-empty",
+];
+
+#[test]
+fn chai_corpus_agrees_with_the_reference_verdicts() {
+    let root = corpus();
+    let Ok(index) = std::fs::read_to_string(root.join("index.json")) else {
+        eprintln!(
+            "notice: {} not found; chai corpus test skipped",
+            root.display()
+        );
+        return;
+    };
+    let index: Value = serde_json::from_str(&index).expect("index.json is JSON");
+    let mut files = Vec::new();
+    walk(&root.join("chai-tools-json"), &mut files);
+    assert!(!files.is_empty(), "no chai files in the corpus");
+    let mut by_dir: BTreeMap<PathBuf, Vec<Input>> = BTreeMap::new();
+    for path in files {
+        let display = path
+            .strip_prefix(&root)
+            .unwrap_or(&path)
+            .to_string_lossy()
+            .replace('\\', "/");
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        by_dir.entry(dir).or_default().push(Input { display, path });
+    }
+    // Diagnostics per file, and per directory (a split set).
+    let mut per_file: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
+    let mut dir_of: BTreeMap<String, PathBuf> = BTreeMap::new();
+    let mut per_dir: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
+    let mut manifests = 0;
+    for (dir, inputs) in &by_dir {
+        let report =
+            lint(inputs, &Options::default()).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        manifests += report.manifests.len();
+        for input in inputs {
+            per_file.entry(input.display.clone()).or_default();
+            dir_of.insert(input.display.clone(), dir.clone());
+        }
+        for d in report.diagnostics.iter() {
+            per_file.entry(d.file.clone()).or_default().push(d.clone());
+        }
+        per_dir.insert(dir.clone(), report.diagnostics.0.clone());
+    }
+    assert!(manifests > 0, "no manifest model was produced");
+
+    let mut failures: Vec<String> = Vec::new();
+    let mut notes: Vec<String> = Vec::new();
+    let mut compared = 0;
+    let records = index["files"].as_array().expect("index.json has files");
+    for record in records {
+        let Some(file) = record["file"].as_str() else {
+            continue;
+        };
+        let Some(ours) = per_file.get(file) else {
+            continue;
+        };
+        let checks = &record["checks"];
+        let group = dir_of
+            .get(file)
+            .and_then(|d| per_dir.get(d))
+            .unwrap_or(ours);
+        if let Some(port) = checks.get("chai_skill_validate_head_port") {
+            compared += 1;
+            let errors: Vec<&str> = port["errors"]
+                .as_array()
+                .map(|a| a.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            for message in &errors {
+                if !group
+                    .iter()
+                    .any(|d| d.severity == Severity::Error && d.message == *message)
+                {
+                    failures.push(format!(
+                        "{file}: the port reports `{message}`; toolsmith does not"
+                    ));
+                }
+            }
+            if errors.is_empty() {
+                for d in group.iter().filter(|d| VALIDATE_RULES.contains(&d.rule)) {
+                    failures.push(format!("{file}: the port passes, toolsmith reports {d}"));
+                }
+            }
+        }
+        if let Some(violations) = checks
+            .get("seed_era_struct_violations")
+            .and_then(Value::as_array)
+        {
+            let mut matched: BTreeSet<(String, String)> = BTreeSet::new();
+            for v in violations.iter().filter_map(Value::as_str) {
+                let Some((rule, message, pointer)) = expected_finding(v) else {
+                    failures.push(format!("{file}: cannot read violation `{v}`"));
+                    continue;
+                };
+                let hit = ours.iter().any(|d| {
+                    d.rule == rule
+                        && d.severity == Severity::Error
+                        && d.message.starts_with(&message)
+                        && d.pointer == pointer
+                });
+                if !hit {
+                    failures.push(format!(
+                        "{file}: struct violation `{v}` has no {rule} error at {pointer}"
+                    ));
+                }
+                matched.insert((rule.to_string(), pointer));
+            }
+            for d in ours.iter().filter(|d| {
+                matches!(d.rule, "chai/unknown-field" | "chai/unknown-kind")
+                    && !matched.contains(&(d.rule.to_string(), d.pointer.clone()))
+            }) {
+                failures.push(format!(
+                    "{file}: no struct violation recorded, toolsmith reports {d}"
+                ));
+            }
+        }
+        for d in ours.iter().filter(|d| {
+            d.severity == Severity::Error
+                && !VALIDATE_RULES.contains(&d.rule)
+                && !matches!(
+                    d.rule,
+                    "chai/unknown-field" | "chai/unknown-kind" | "chai/missing-field"
+                )
+        }) {
+            notes.push(format!("{file}: beyond the reference: {d}"));
+        }
+    }
+    let mut warnings: BTreeMap<&str, usize> = BTreeMap::new();
+    for d in per_file.values().flatten() {
+        if d.severity == Severity::Warning {
+            if std::env::var_os("SHOW_WARNINGS").is_some() && d.rule != "chai/kind-unsupported" {
+                eprintln!("{d}");
+            }
+            *warnings.entry(d.rule).or_default() += 1;
+        }
+    }
+    eprintln!("warnings by rule: {warnings:?}");
+    for n in &notes {
+        eprintln!("{n}");
+    }
+    eprintln!(
+        "chai corpus: {} files, {compared} with a chai-validate verdict, {} notes",
+        per_file.len(),
+        notes.len()
+    );
+    assert!(
+        compared > 0,
+        "no file with a reference verdict was compared"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
