@@ -6,10 +6,17 @@ use std::path::Path;
 use std::process::Command;
 
 fn toolsmith(args: &[&str]) -> (i32, Value, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_toolsmith")).args(args).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_toolsmith"))
+        .args(args)
+        .output()
+        .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let json = serde_json::from_str(&stdout).unwrap_or(Value::Null);
-    (out.status.code().unwrap_or(-1), json, String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code().unwrap_or(-1),
+        json,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 fn script(path: &Path, body: &str) {
@@ -22,7 +29,10 @@ fn script(path: &Path, body: &str) {
 fn run_prints_the_outcome_and_maps_exit_codes() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    script(&d.join("tools/bin/ok"), "cat >/dev/null; echo '{\"ok\":true}'");
+    script(
+        &d.join("tools/bin/ok"),
+        "cat >/dev/null; echo '{\"ok\":true}'",
+    );
     script(&d.join("tools/bin/fail"), "echo nope >&2; exit 4");
     script(&d.join("tools/bin/slow"), "sleep 30");
     std::fs::write(
@@ -50,7 +60,10 @@ fn run_prints_the_outcome_and_maps_exit_codes() {
     assert_eq!((code, out["kind"].as_str()), (1, Some("unknown_tool")));
 
     let (code, out, _) = toolsmith(&["run", m, "fail", "{}"]);
-    assert_eq!((code, out["status"].as_str(), out["exit_code"].as_i64()), (2, Some("failed"), Some(4)));
+    assert_eq!(
+        (code, out["status"].as_str(), out["exit_code"].as_i64()),
+        (2, Some("failed"), Some(4))
+    );
     assert_eq!(out["stderr"], "nope\n");
 
     let (code, out, _) = toolsmith(&["run", m, "slow", "{}", "--timeout", "0.3"]);

@@ -121,7 +121,8 @@ fn main() {
             assert!(o.is_success());
         }));
     }
-    let avg = |v: &[Stats], f: fn(&Stats) -> Duration| v.iter().map(f).sum::<Duration>() / v.len() as u32;
+    let avg =
+        |v: &[Stats], f: fn(&Stats) -> Duration| v.iter().map(f).sum::<Duration>() / v.len() as u32;
     let bare = Stats {
         median: avg(&bare_all, |s| s.median),
         p10: avg(&bare_all, |s| s.p10),
@@ -133,7 +134,10 @@ fn main() {
         p90: avg(&rt_all, |s| s.p90),
     };
     row("bare `Command::output()` of `true x hello`", &bare);
-    row("`Runtime::dispatch` (parse, validate, argv, env, group, capture, drain)", &through);
+    row(
+        "`Runtime::dispatch` (parse, validate, argv, env, group, capture, drain)",
+        &through,
+    );
     let overhead = (us(through.median) / us(bare.median) - 1.0) * 100.0;
     println!("\nOverhead of the runtime: {overhead:+.1} % (target ≤ 10 %)\n");
 
@@ -149,7 +153,10 @@ fn main() {
     let cases = [
         ("get_weather", r#"{"location":"Paris","unit":"celsius"}"#),
         ("disk_usage", r#"{"path":"/tmp"}"#),
-        ("github_issue", r#"{"repo":"octo/hello","title":"Bug","body":"Steps"}"#),
+        (
+            "github_issue",
+            r#"{"repo":"octo/hello","title":"Bug","body":"Steps"}"#,
+        ),
         ("noop", args),
     ];
     for (name, call) in cases {
@@ -164,7 +171,14 @@ fn main() {
             }
         });
         let per = |d: Duration| d / 1000;
-        row(name, &Stats { median: per(s.median), p10: per(s.p10), p90: per(s.p90) });
+        row(
+            name,
+            &Stats {
+                median: per(s.median),
+                p10: per(s.p10),
+                p90: per(s.p90),
+            },
+        );
     }
 
     println!("\n## shellclaw-style dispatcher (bash + jq) doing the same call\n");
@@ -202,11 +216,23 @@ printf '%s\n' "$out"
             .arg(&catalog)
             .arg("noop")
             .arg(args)
-            .env("PATH", format!("{}:/usr/bin:/bin", jq.parent().map(|p| p.display().to_string()).unwrap_or_default()))
+            .env(
+                "PATH",
+                format!(
+                    "{}:/usr/bin:/bin",
+                    jq.parent()
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_default()
+                ),
+            )
             .stdin(Stdio::null())
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     });
     println!("| variant | median | p10 | p90 |\n|---|---:|---:|---:|");
     row("bash + 3 jq dispatcher", &shell);

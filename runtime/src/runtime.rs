@@ -239,13 +239,11 @@ impl Runtime {
             });
         }
         // chai: the subcommand comes from the manifest and stays first.
-        if let Some(sub) = sub {
-            if inv.args.first().map(String::as_str) != Some(sub) {
-                return Err(Refusal::NotAllowlisted {
-                    binary: inv.program.clone(),
-                    subcommand: inv.args.first().cloned(),
-                });
-            }
+        if sub.is_some() && inv.args.first().map(String::as_str) != sub {
+            return Err(Refusal::NotAllowlisted {
+                binary: inv.program.clone(),
+                subcommand: inv.args.first().cloned(),
+            });
         }
         let skill_dir = match entry.map(|e| &e.tool.execution) {
             Some(Execution::Chai(c)) => Some(c.skill_dir.clone()),
