@@ -210,16 +210,26 @@ impl Runtime {
     /// Runs an [`Invocation`] built elsewhere (generated code).
     fn run_invocation(&self, inv: Invocation, cancel: &CancelToken) -> Result<Outcome, Refusal> {
         let entry = self.tools.get(&inv.tool);
+        // The program of a loaded manifest entry is the one checked at load;
+        // otherwise resolve now: bare names in the fixed PATH, absolute paths
+        // canonicalized (and kept inside `tools/bin` when they name it).
+        let written = Path::new(&inv.program);
         let program = match entry.map(|e| (&e.program, &e.tool.execution)) {
             Some((Ok(p), Execution::Chai(c))) if c.binary == inv.program => p.clone(),
-            Some((Ok(p), Execution::Command(c))) if c.command.first() == Some(&inv.program) => {
+            Some((Ok(p), Execution::Command(c)))
+                if c.command.first() == Some(&inv.program) || c.program == written =>
+            {
                 p.clone()
             }
-            Some((Ok(p), Execution::Describe(_))) => p.clone(),
+            Some((Ok(p), Execution::Describe(d))) if d.program == written => p.clone(),
             Some((Err(e), _)) => return Err(e.clone()),
-            _ if Path::new(&inv.program).is_absolute() || !inv.program.contains('/') => {
-                program::resolve(&inv.program, &self.policy.path)?
+            _ if written.is_absolute() => {
+                match written.ancestors().find(|a| a.ends_with("tools/bin")) {
+                    Some(bin) => program::resolve_within(written, bin)?,
+                    None => program::resolve(&inv.program, &self.policy.path)?,
+                }
             }
+            _ if !inv.program.contains('/') => program::resolve(&inv.program, &self.policy.path)?,
             _ => return Err(Refusal::RelativeProgram(inv.program.clone())),
         };
         let in_manifest = entry.is_some_and(|e| e.program.as_ref().ok() == Some(&program));

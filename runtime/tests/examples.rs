@@ -21,19 +21,28 @@ fn coreutils_skill_runs_from_its_manifest() {
     let rt = Runtime::load(&skill.join("tools.json"), Policy::default()).unwrap();
     let dir = examples();
     let dir = dir.to_str().unwrap();
-    let o = rt.dispatch("list_directory", &json!({ "path": dir }).to_string()).unwrap();
+    let o = rt
+        .dispatch("list_directory", &json!({ "path": dir }).to_string())
+        .unwrap();
     assert_eq!(o.status, Status::Success, "{o:?}");
     assert_eq!(o.stdout, "coreutils-skill\ndescribe-tools\n");
     let tools = skill.join("tools.json");
     let o = rt
-        .dispatch("file_head", &json!({ "lines": 1, "path": tools.to_str().unwrap() }).to_string())
+        .dispatch(
+            "file_head",
+            &json!({ "lines": 1, "path": tools.to_str().unwrap() }).to_string(),
+        )
         .unwrap();
     assert_eq!(o.stdout, "{\n");
     let o = rt.dispatch("utc_date", r#"{"iso": true}"#).unwrap();
     assert!(o.stdout.trim_end().ends_with("+00:00"), "{}", o.stdout);
-    let err = rt.dispatch("list_directory", r#"{"path": "--version"}"#).unwrap_err();
+    let err = rt
+        .dispatch("list_directory", r#"{"path": "--version"}"#)
+        .unwrap_err();
     assert!(matches!(err, Refusal::Argv(ArgvError::LeadingDash { .. })));
-    let err = rt.dispatch("file_head", r#"{"lines": 0, "path": "x"}"#).unwrap_err();
+    let err = rt
+        .dispatch("file_head", r#"{"lines": 0, "path": "x"}"#)
+        .unwrap_err();
     assert_eq!(err.kind(), "invalid_arguments");
 }
 
@@ -46,30 +55,51 @@ fn describe_tools_run_in_stub_mode() {
     assert_eq!(names, ["disk_usage", "get_weather", "github_issue"]);
     let mut rt = Runtime::new(policy);
     rt.add_catalog(&catalog);
-    let o = rt.dispatch("get_weather", r#"{"location": "Paris", "unit": "fahrenheit"}"#).unwrap();
+    let o = rt
+        .dispatch(
+            "get_weather",
+            r#"{"location": "Paris", "unit": "fahrenheit"}"#,
+        )
+        .unwrap();
     let v: Value = serde_json::from_str(&o.stdout).unwrap();
     assert_eq!(v["temperature"], 64);
     assert_eq!(v["stub"], true);
-    let o = rt.dispatch("github_issue", r#"{"repo": "octo/hello", "title": "Bug"}"#).unwrap();
+    let o = rt
+        .dispatch("github_issue", r#"{"repo": "octo/hello", "title": "Bug"}"#)
+        .unwrap();
     let v: Value = serde_json::from_str(&o.stdout).unwrap();
     assert_eq!(v["url"], "https://github.com/octo/hello/issues/1");
-    let o = rt.dispatch("disk_usage", &json!({ "path": examples() }).to_string()).unwrap();
+    let o = rt
+        .dispatch("disk_usage", &json!({ "path": examples() }).to_string())
+        .unwrap();
     assert_eq!(o.status, Status::Success, "{o:?}");
     assert!(o.stdout.contains("examples"));
-    assert_eq!(rt.dispatch("disk_usage", r#"{"path": "-x"}"#).unwrap_err().kind(), "invalid_arguments");
+    assert_eq!(
+        rt.dispatch("disk_usage", r#"{"path": "-x"}"#)
+            .unwrap_err()
+            .kind(),
+        "invalid_arguments"
+    );
 }
 
 #[test]
 fn describe_file_loads_through_the_linter() {
-    let rt = Runtime::load(&examples().join("describe-tools/get_weather.describe.json"), stub_policy()).unwrap();
-    let o = rt.dispatch("get_weather", r#"{"location": "Oslo"}"#).unwrap();
+    let rt = Runtime::load(
+        &examples().join("describe-tools/get_weather.describe.json"),
+        stub_policy(),
+    )
+    .unwrap();
+    let o = rt
+        .dispatch("get_weather", r#"{"location": "Oslo"}"#)
+        .unwrap();
     assert!(o.stdout.contains("\"location\":\"Oslo\""), "{}", o.stdout);
 }
 
 #[test]
 fn compose_system_on_the_shellclaw_example_agent() {
-    let agent = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/corpus/shellclaw-describe/Its-Just-Shell+shellclaw/754b02a/agents/default");
+    let agent = Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "../../shared/corpus/shellclaw-describe/Its-Just-Shell+shellclaw/754b02a/agents/default",
+    );
     if !agent.join("context").is_dir() {
         eprintln!("corpus not available; skipping");
         return;

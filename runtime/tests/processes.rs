@@ -664,3 +664,51 @@ fn run_executes_generated_types_under_the_allowlist() {
     assert_eq!(o.stdout, "hi");
     assert_eq!(rt.run(&Echo("a\0b".into())).unwrap_err().kind(), "nul_byte");
 }
+
+/// A generated agentcli type: the program is the absolute path under `tools/bin`.
+struct Generated(std::path::PathBuf);
+impl toolsmith::Tool for Generated {
+    const NAME: &'static str = "gen";
+    const DESCRIPTION: &'static str = "generated";
+    fn parameters() -> &'static Value {
+        static P: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+        P.get_or_init(|| json!({"type": "object"}))
+    }
+    fn invocation(&self) -> Result<toolsmith::Invocation, ArgvError> {
+        Ok(toolsmith::Invocation {
+            tool: Self::NAME.into(),
+            program: self.0.to_string_lossy().into_owned(),
+            args: vec![],
+            stdin: Some(b"{\"a\":1}".to_vec()),
+            env_passthrough: vec![],
+            timeout: None,
+            resolve: vec![],
+            subcommand: None,
+        })
+    }
+}
+
+#[test]
+fn run_generated_agentcli_types() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = agentcli(dir.path(), &[("gen", "cat")]);
+    let program = dir.path().join("tools/bin/gen");
+    // With the manifest loaded, the generated type runs the program checked at load.
+    let rt = runtime(&m, Policy::default());
+    let o = rt.run(&Generated(program.clone())).unwrap();
+    assert_eq!(o.result, Some(json!({"a": 1})));
+    // Without it, the path must be allowlisted.
+    let bare = Runtime::new(Policy::default());
+    assert_eq!(
+        bare.run(&Generated(program.clone())).unwrap_err().kind(),
+        "not_allowlisted"
+    );
+    // A symlink out of tools/bin is refused even when allowlisted.
+    let link = dir.path().join("tools/bin/sh");
+    std::os::unix::fs::symlink("/bin/sh", &link).unwrap();
+    let rt = Runtime::new(Policy::default().allow(link.to_str().unwrap(), Vec::<String>::new()));
+    assert_eq!(
+        rt.run(&Generated(link)).unwrap_err().kind(),
+        "escaping_path"
+    );
+}
