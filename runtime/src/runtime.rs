@@ -539,7 +539,7 @@ impl Runtime {
 
     fn execute(&self, p: Prepared, cancel: &CancelToken) -> Result<Outcome, Refusal> {
         let mut env = self.base_env();
-        let mut passed = Vec::new();
+        let mut passed: Vec<String> = self.policy.set_env.keys().cloned().collect();
         if let Some(name) = self.policy.set_env.keys().find(|k| is_denied_env(k)) {
             return Err(Refusal::DeniedEnv(name.clone()));
         }

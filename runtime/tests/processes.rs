@@ -712,3 +712,32 @@ fn run_generated_agentcli_types() {
         "escaping_path"
     );
 }
+
+#[test]
+fn long_calls_send_heartbeats() {
+    let dir = tempfile::tempdir().unwrap();
+    let rt = runtime(
+        &agentcli(dir.path(), &[("slow", "sleep 2; echo '{}'")]),
+        Policy::default(),
+    );
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&events);
+    let rt = rt.with_events(Arc::new(move |e: &Event| {
+        sink.lock().unwrap().push(e.clone())
+    }));
+    let o = rt.dispatch("slow", "{}").unwrap();
+    assert_eq!(o.status, Status::Success);
+    let events = events.lock().unwrap();
+    assert!(matches!(events.first(), Some(Event::Start { tool, .. }) if tool == "slow"));
+    assert!(matches!(
+        events.last(),
+        Some(Event::End {
+            status: "success",
+            ..
+        })
+    ));
+    assert!(
+        events.iter().any(|e| matches!(e, Event::Heartbeat { .. })),
+        "{events:?}"
+    );
+}
