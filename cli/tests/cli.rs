@@ -236,9 +236,9 @@ fn json_shape_is_exactly_the_contract() {
 fn columns_count_unicode_scalar_values() {
     let out = toolsmith(&["lint", "--format", "json", "tests/data/human/unicode"]);
     let report = json(&out);
-    // `{"name": "héllo wörld" "command"…`: the missing comma is the 27th character
-    // (the 29th byte).
-    assert_eq!(report["diagnostics"][0]["column"], 27);
+    // `    {"name": "héllo wörld" "command"…`: the comma is missing before the
+    // 28th character, the quote of `"command"` (the 30th byte).
+    assert_eq!(report["diagnostics"][0]["column"], 28);
 }
 
 #[test]
@@ -578,17 +578,12 @@ fn fixtures_lint_without_panic() {
 
 #[test]
 fn corpus_lints_without_panic() {
-    // `TOOLSMITH_CORPUS` points elsewhere (e.g. from a worktree that has no
-    // `shared/` beside it).
-    let corpus = std::env::var_os("TOOLSMITH_CORPUS")
-        .map_or_else(|| crate_dir().join("../../shared/corpus"), PathBuf::from);
-    if !corpus.is_dir() {
+    let Some(corpus) = toolsmith_manifest::corpus::locate() else {
         eprintln!(
-            "notice: {} is absent; corpus test skipped",
-            corpus.display()
+            "notice: corpus not found (../shared/corpus, $TOOLSMITH_CORPUS): corpus test skipped"
         );
         return;
-    }
+    };
     lint_tree_without_panic(&corpus);
     // Every single file of the corpus, whatever its name, as an explicit path.
     let mut files = Vec::new();

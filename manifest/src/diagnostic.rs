@@ -3,6 +3,7 @@
 use crate::rules::Rule;
 use crate::source::{Position, Source, Span};
 use std::fmt;
+use std::sync::Arc;
 
 /// How serious a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -44,6 +45,9 @@ pub struct Diagnostic {
     pub end: Position,
     /// JSON pointer of the offending value (`""` for the document).
     pub pointer: String,
+    /// The file's text, shared by all its diagnostics, so that renderers show
+    /// excerpts without reading the file again.
+    pub source: Arc<Source>,
 }
 
 impl Diagnostic {
@@ -111,8 +115,13 @@ impl Finding {
         self
     }
 
-    /// Positions the finding in `source`.
+    /// Positions the finding in `source` (copies the source; see [`Finding::locate_shared`]).
     pub fn locate(self, source: &Source) -> Diagnostic {
+        self.locate_shared(&Arc::new(source.clone()))
+    }
+
+    /// Positions the finding in a shared `source`.
+    pub fn locate_shared(self, source: &Arc<Source>) -> Diagnostic {
         Diagnostic {
             file: source.path().to_string(),
             rule: self.rule.id,
@@ -123,6 +132,7 @@ impl Finding {
             start: source.position(self.span.start),
             end: source.position(self.span.end),
             pointer: self.pointer,
+            source: Arc::clone(source),
         }
     }
 }

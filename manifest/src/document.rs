@@ -6,6 +6,7 @@ use crate::json;
 use crate::source::{Source, Span};
 use crate::tree::Node;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// One input file and everything known about it.
 #[derive(Debug)]
@@ -13,7 +14,7 @@ pub struct Document {
     /// Where the file really is.
     pub path: PathBuf,
     /// The text (empty when the file could not be decoded) and its printed path.
-    pub source: Source,
+    pub source: Arc<Source>,
     /// The parsed tree (JSON documents, or a skill's frontmatter mapping).
     pub root: Option<Node>,
     /// Findings for this file, in no particular order.
@@ -72,7 +73,7 @@ impl Document {
     pub fn from_text(display: &str, path: &Path, text: &str) -> Document {
         Document {
             path: path.to_path_buf(),
-            source: Source::new(display, text),
+            source: Arc::new(Source::new(display, text)),
             root: None,
             findings: Vec::new(),
             decoded: true,
@@ -101,7 +102,7 @@ impl Document {
         self.findings
             .iter()
             .cloned()
-            .map(|f| f.locate(&self.source))
+            .map(|f| f.locate_shared(&self.source))
             .collect()
     }
 

@@ -102,14 +102,11 @@ pub fn decode(bytes: &[u8], max_size: u64) -> Result<&str, Finding> {
             .with_help("save the file as UTF-8"));
         }
     };
-    if let Some(at) =
-        text.find(|c: char| c == '\0' || (c.is_control() && !matches!(c, '\n' | '\r' | '\t')))
-    {
-        let len = text[at..].chars().next().map_or(1, char::len_utf8);
+    if let Some(at) = first_control(text.as_bytes()) {
         let c = text[at..].chars().next().unwrap_or('\0');
         return Err(Finding::new(
             &BINARY,
-            Span::new(at, at + len),
+            Span::new(at, at + c.len_utf8()),
             "",
             format!(
                 "binary data: control character U+{:04X} at offset {at}",
@@ -118,6 +115,17 @@ pub fn decode(bytes: &[u8], max_size: u64) -> Result<&str, Finding> {
         ));
     }
     Ok(text)
+}
+
+/// Offset of the first control character other than tab, LF and CR: C0
+/// controls, DEL and the C1 controls (U+0080–U+009F, encoded `C2 80`–`C2 9F`).
+/// A byte scan: this runs over every file.
+fn first_control(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().enumerate().find_map(|(i, &b)| {
+        let c1 = b == 0xC2 && bytes.get(i + 1).is_some_and(|n| (0x80..=0x9F).contains(n));
+        let c0 = (b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t')) || b == 0x7F;
+        (c0 || c1).then_some(i)
+    })
 }
 
 /// The finding for a leading BOM, if the text has one.

@@ -60,6 +60,15 @@ pub fn parse(text: &str) -> Parsed {
         allow_extended_string_escapes: false,
     };
     let mut parsed = Parsed::default();
+    if let Some(at) = first_too_deep(body) {
+        parsed.findings.push(Finding::new(
+            &TOO_DEEP,
+            Span::new(at + offset, at + offset + 1),
+            "",
+            format!("nesting deeper than {MAX_DEPTH} levels; not parsed"),
+        ));
+        return parsed;
+    }
     match jsonc_parser::parse_to_ast(body, &Default::default(), &options) {
         Ok(result) => match result.value {
             Some(value) => {
@@ -67,7 +76,7 @@ pub fn parse(text: &str) -> Parsed {
                     offset,
                     findings: &mut parsed.findings,
                 };
-                parsed.root = conv.node(&value, String::new(), 0);
+                parsed.root = Some(conv.node(&value, String::new()));
             }
             None => parsed.findings.push(Finding::new(
                 &SYNTAX,
@@ -81,14 +90,52 @@ pub fn parse(text: &str) -> Parsed {
     parsed
 }
 
+/// Byte offset of the first `[` or `{` nested deeper than [`MAX_DEPTH`], found
+/// by a linear scan before parsing, so that the position is exact and the
+/// parser never recurses that deep.
+fn first_too_deep(body: &str) -> Option<usize> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (i, &b) in body.as_bytes().iter().enumerate() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Some(i);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
 fn syntax_finding(body: &str, offset: usize, e: &jsonc_parser::errors::ParseError) -> Finding {
     let range = e.range();
-    let start = range.start.min(body.len());
+    let mut start = range.start.min(body.len());
+    if matches!(e.kind(), ParseErrorKind::ExpectedComma) {
+        // The parser reports the gap after the value; point at what follows it.
+        let rest = &body[start..];
+        start += rest.len() - rest.trim_start().len();
+    }
     let end = range.end.clamp(start, body.len());
     let found = body[start..]
         .chars()
         .next()
-        .map(|c| format!("`{}`", c.escape_debug()))
+        .map(|c| match c {
+            '"' | '\'' => format!("`{c}`"),
+            _ => format!("`{}`", c.escape_debug()),
+        })
         .unwrap_or_else(|| "end of file".to_string());
     let (message, help) = match e.kind() {
         ParseErrorKind::NestingDepthExceeded => {
@@ -171,17 +218,8 @@ impl Converter<'_> {
         Span::new(r.start + self.offset, r.end + self.offset)
     }
 
-    fn node(&mut self, value: &ast::Value<'_>, pointer: String, depth: usize) -> Option<Node> {
+    fn node(&mut self, value: &ast::Value<'_>, pointer: String) -> Node {
         let span = self.span(value_range(value));
-        if depth > MAX_DEPTH {
-            self.findings.push(Finding::new(
-                &TOO_DEEP,
-                span,
-                pointer,
-                format!("nesting deeper than {MAX_DEPTH} levels"),
-            ));
-            return None;
-        }
         let kind = match value {
             ast::Value::NullKeyword(_) => Kind::Null,
             ast::Value::BooleanLit(b) => Kind::Bool(b.value),
@@ -201,7 +239,7 @@ impl Converter<'_> {
             ast::Value::Array(a) => {
                 let mut items = Vec::with_capacity(a.elements.len());
                 for (i, el) in a.elements.iter().enumerate() {
-                    items.push(self.node(el, format!("{pointer}/{i}"), depth + 1)?);
+                    items.push(self.node(el, format!("{pointer}/{i}")));
                 }
                 Kind::Array(items)
             }
@@ -227,7 +265,7 @@ impl Converter<'_> {
                             ),
                         );
                     }
-                    let value = self.node(&prop.value, child, depth + 1)?;
+                    let value = self.node(&prop.value, child);
                     members.push(Member {
                         key,
                         key_span,
@@ -237,11 +275,11 @@ impl Converter<'_> {
                 Kind::Object(members)
             }
         };
-        Some(Node {
+        Node {
             kind,
             span,
             pointer,
-        })
+        }
     }
 }
 
@@ -253,5 +291,41 @@ fn value_range(value: &ast::Value<'_>) -> jsonc_parser::common::Range {
         ast::Value::Object(v) => v.range,
         ast::Value::Array(v) => v.range,
         ast::Value::NullKeyword(v) => v.range,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nesting_over_the_limit_points_at_the_first_bracket_too_deep() {
+        let text = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+        let parsed = parse(&text);
+        assert!(parsed.root.is_none());
+        assert_eq!(parsed.findings.len(), 1);
+        assert_eq!(parsed.findings[0].rule.id, "input/too-deep");
+        assert_eq!(parsed.findings[0].span, Span::new(MAX_DEPTH, MAX_DEPTH + 1));
+    }
+
+    #[test]
+    fn brackets_inside_strings_do_not_count_as_nesting() {
+        let text = format!("{{\"a\": \"{}\\\"{}\"}}", "[".repeat(500), "{".repeat(500));
+        let parsed = parse(&text);
+        assert!(parsed.findings.is_empty(), "{:?}", parsed.findings);
+        assert!(parsed.root.is_some());
+    }
+
+    #[test]
+    fn nesting_at_the_limit_is_accepted() {
+        let text = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert!(parse(&text).findings.is_empty());
+    }
+
+    #[test]
+    fn a_missing_comma_points_at_the_next_token() {
+        let parsed = parse("{\"a\": 1 \"b\": 2}");
+        assert_eq!(parsed.findings[0].message, "expected `,`, found `\"`");
+        assert_eq!(parsed.findings[0].span.start, 8);
     }
 }

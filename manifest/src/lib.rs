@@ -16,9 +16,11 @@
 //! assert_eq!(report.diagnostics.0[0].start.column, 12);
 //! ```
 
+pub mod corpus;
 pub mod diagnostic;
 pub mod dialect;
 pub mod document;
+pub mod frontmatter;
 pub mod input;
 pub mod json;
 pub mod lint;
@@ -28,6 +30,7 @@ pub mod schema;
 pub mod source;
 pub mod suggest;
 pub mod tree;
+pub mod yaml;
 
 pub use diagnostic::{Diagnostic, Diagnostics, Finding, Severity};
 pub use document::Document;

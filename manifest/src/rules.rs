@@ -52,6 +52,8 @@ pub fn all() -> Vec<&'static Rule> {
     let mut rules: Vec<&'static Rule> = [
         crate::input::RULES,
         crate::json::RULES,
+        crate::frontmatter::RULES,
+        crate::yaml::RULES,
         crate::schema::RULES,
         crate::dialect::RULES,
         crate::dialect::chai::RULES,

@@ -40,11 +40,21 @@ impl Span {
 /// assert_eq!(src.position(8), Position { line: 2, column: 6 });
 /// assert_eq!(src.line_text(2), "  \"é\": 1");
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Source {
     path: String,
     text: String,
     line_starts: Vec<usize>,
+}
+
+impl std::fmt::Debug for Source {
+    /// Only the path and the size: a diagnostic's `Debug` output must not dump whole files.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Source")
+            .field("path", &self.path)
+            .field("bytes", &self.text.len())
+            .finish()
+    }
 }
 
 impl Source {

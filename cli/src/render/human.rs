@@ -5,15 +5,12 @@
 
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use anstyle::{AnsiColor, Style};
-use std::collections::HashMap;
 use std::fmt::Write;
 use toolsmith_manifest::source::Source;
 use toolsmith_manifest::{Diagnostic, Diagnostics, Severity};
 
 /// Ranges spanning more lines than this show only their first line.
 const MAX_EXCERPT_LINES: usize = 6;
-/// Files larger than this are not re-read for excerpts.
-const MAX_EXCERPT_FILE: u64 = 8 * 1024 * 1024;
 
 /// Renders the diagnostics for a terminal (`color`) or plain text.
 pub fn render(diagnostics: &Diagnostics, files: usize, color: bool) -> String {
@@ -22,12 +19,10 @@ pub fn render(diagnostics: &Diagnostics, files: usize, color: bool) -> String {
     } else {
         Renderer::plain()
     };
-    let mut sources = Sources::default();
     let mut out = String::new();
     for d in diagnostics.iter() {
         header(&mut out, d, color);
-        let source = sources.get(&d.file);
-        if let Some(group) = excerpt(d, source) {
+        if let Some(group) = excerpt(d, &d.source) {
             let _ = writeln!(out, "{}", renderer.render(&[group]));
         } else if let Some(help) = &d.help {
             let _ = writeln!(out, "  = help: {help}");
@@ -83,8 +78,7 @@ fn count(n: usize, noun: &str) -> String {
 }
 
 /// The annotated excerpt of `d`, when its lines can be shown.
-fn excerpt<'a>(d: &'a Diagnostic, source: Option<&Source>) -> Option<Group<'a>> {
-    let source = source?;
+fn excerpt<'a>(d: &'a Diagnostic, source: &Source) -> Option<Group<'a>> {
     let first = d.start.line;
     let mut last = d.end.line.max(first);
     if last - first >= MAX_EXCERPT_LINES || last > source.line_count() {
@@ -152,34 +146,4 @@ fn printable(line: &str) -> String {
             }
         })
         .collect()
-}
-
-/// File texts re-read for excerpts, by display path (which is a path
-/// relative to the working directory, or absolute).
-#[derive(Default)]
-struct Sources {
-    files: HashMap<String, Option<Source>>,
-}
-
-impl Sources {
-    fn get(&mut self, display: &str) -> Option<&Source> {
-        self.files
-            .entry(display.to_string())
-            .or_insert_with(|| read(display))
-            .as_ref()
-    }
-}
-
-fn read(display: &str) -> Option<Source> {
-    let meta = std::fs::metadata(display).ok()?;
-    if !meta.is_file() || meta.len() > MAX_EXCERPT_FILE {
-        return None;
-    }
-    let bytes = std::fs::read(display).ok()?;
-    // Keep the valid prefix, as the library does, so positions match.
-    let text = match std::str::from_utf8(&bytes) {
-        Ok(t) => t,
-        Err(e) => std::str::from_utf8(&bytes[..e.valid_up_to()]).ok()?,
-    };
-    Some(Source::new(display, text))
 }
