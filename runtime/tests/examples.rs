@@ -97,11 +97,13 @@ fn describe_file_loads_through_the_linter() {
 
 #[test]
 fn compose_system_on_the_shellclaw_example_agent() {
-    let agent = Path::new(env!("CARGO_MANIFEST_DIR")).join(
-        "../../shared/corpus/shellclaw-describe/Its-Just-Shell+shellclaw/754b02a/agents/default",
-    );
-    if !agent.join("context").is_dir() {
+    let Some(corpus) = toolsmith::manifest::corpus::locate() else {
         eprintln!("corpus not available; skipping");
+        return;
+    };
+    let agent = corpus.join("shellclaw-describe/Its-Just-Shell+shellclaw/754b02a/agents/default");
+    if !agent.join("context").is_dir() {
+        eprintln!("corpus agent not available; skipping");
         return;
     }
     let dir = tempfile::tempdir().unwrap();
