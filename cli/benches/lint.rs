@@ -26,20 +26,13 @@ fn main() {
 }
 
 fn corpus() -> Option<PathBuf> {
-    // `TOOLSMITH_CORPUS` overrides the path (e.g. from a worktree without `shared/` beside it).
-    let corpus = std::env::var_os("TOOLSMITH_CORPUS").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"),
-        PathBuf::from,
-    );
-    if corpus.is_dir() {
-        Some(corpus)
-    } else {
+    let corpus = toolsmith_manifest::corpus::locate();
+    if corpus.is_none() {
         eprintln!(
-            "notice: {} is absent; corpus benchmarks skipped",
-            corpus.display()
+            "notice: corpus not found (../shared/corpus, $TOOLSMITH_CORPUS): corpus benchmarks skipped"
         );
-        None
     }
+    corpus
 }
 
 /// Runs `toolsmith lint --format json PATHS` and checks it did not fail as a tool.

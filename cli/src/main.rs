@@ -31,6 +31,10 @@ enum Command {
     Rules(commands::rules::Args),
     /// Print the Rust code the `tools!` macro generates for a manifest.
     Gen(commands::generate::Args),
+    /// Run one tool call and print its outcome as JSON.
+    Run(commands::run::RunArgs),
+    /// Print the catalog of the self-describing tools in a directory.
+    Discover(commands::discover::DiscoverArgs),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +44,8 @@ fn main() -> ExitCode {
         Command::Lint(args) => commands::lint::run(&args),
         Command::Rules(args) => commands::rules::run(&args),
         Command::Gen(args) => commands::generate::run(&args),
+        Command::Run(args) => return commands::run::run(&args),
+        Command::Discover(args) => return commands::discover::run(&args),
     };
     match outcome {
         Ok(status) => status.into(),

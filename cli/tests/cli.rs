@@ -578,17 +578,12 @@ fn fixtures_lint_without_panic() {
 
 #[test]
 fn corpus_lints_without_panic() {
-    // `TOOLSMITH_CORPUS` points elsewhere (e.g. from a worktree that has no
-    // `shared/` beside it).
-    let corpus = std::env::var_os("TOOLSMITH_CORPUS")
-        .map_or_else(|| crate_dir().join("../../shared/corpus"), PathBuf::from);
-    if !corpus.is_dir() {
+    let Some(corpus) = toolsmith_manifest::corpus::locate() else {
         eprintln!(
-            "notice: {} is absent; corpus test skipped",
-            corpus.display()
+            "notice: corpus not found (../shared/corpus, $TOOLSMITH_CORPUS): corpus test skipped"
         );
         return;
-    }
+    };
     lint_tree_without_panic(&corpus);
     // Every single file of the corpus, whatever its name, as an explicit path.
     let mut files = Vec::new();

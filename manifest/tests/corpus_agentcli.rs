@@ -6,21 +6,13 @@
 //! Reads `shared/corpus` next to the repository (or `$TOOLSMITH_CORPUS`); skips
 //! with a notice when it is absent.
 
-use std::path::{Path, PathBuf};
 use toolsmith_manifest::dialect::agentcli::reference_error;
 use toolsmith_manifest::lint::{Input, Options, lint};
 use toolsmith_manifest::model::Execution;
 
-fn corpus_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("TOOLSMITH_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
-    dir.join("index.json").is_file().then_some(dir)
-}
-
 #[test]
 fn agrees_with_the_reference_loader() {
-    let Some(corpus) = corpus_dir() else {
+    let Some(corpus) = toolsmith_manifest::corpus::locate() else {
         eprintln!("corpus not found (../shared/corpus or $TOOLSMITH_CORPUS): skipping");
         return;
     };

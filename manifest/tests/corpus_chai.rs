@@ -19,20 +19,6 @@ use toolsmith_manifest::Diagnostic;
 use toolsmith_manifest::diagnostic::Severity;
 use toolsmith_manifest::lint::{Input, Options, classify, lint};
 
-/// `$TOOLSMITH_CORPUS`, else `shared/corpus` next to the repository (for a
-/// checkout at `/work/main`), else next to its parent (a worktree at `/work/wt/X`).
-fn corpus() -> PathBuf {
-    if let Some(dir) = std::env::var_os("TOOLSMITH_CORPUS") {
-        return PathBuf::from(dir);
-    }
-    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let near = crate_dir.join("../../shared/corpus");
-    if near.is_dir() {
-        return near;
-    }
-    crate_dir.join("../../../shared/corpus")
-}
-
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -105,14 +91,13 @@ const VALIDATE_RULES: &[&str] = &[
 
 #[test]
 fn chai_corpus_agrees_with_the_reference_verdicts() {
-    let root = corpus();
-    let Ok(index) = std::fs::read_to_string(root.join("index.json")) else {
+    let Some(root) = toolsmith_manifest::corpus::locate() else {
         eprintln!(
-            "notice: {} not found; chai corpus test skipped",
-            root.display()
+            "notice: corpus not found (../shared/corpus, $TOOLSMITH_CORPUS): chai corpus test skipped"
         );
         return;
     };
+    let index = std::fs::read_to_string(root.join("index.json")).expect("read index.json");
     let index: Value = serde_json::from_str(&index).expect("index.json is JSON");
     let mut files = Vec::new();
     walk(&root.join("chai-tools-json"), &mut files);

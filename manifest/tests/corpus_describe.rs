@@ -10,16 +10,9 @@ use std::path::{Path, PathBuf};
 use toolsmith_manifest::lint::{Input, Options, lint};
 use toolsmith_manifest::model::{Dialect, Execution};
 
-fn corpus_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("TOOLSMITH_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
-    dir.join("index.json").is_file().then_some(dir)
-}
-
 #[test]
 fn agrees_with_discover_tool() {
-    let Some(corpus) = corpus_dir() else {
+    let Some(corpus) = toolsmith_manifest::corpus::locate() else {
         eprintln!("corpus not found (../shared/corpus or $TOOLSMITH_CORPUS): skipping");
         return;
     };

@@ -9,26 +9,6 @@
 use std::path::{Path, PathBuf};
 use toolsmith_manifest::lint::{Input, Options, Profile, lint};
 
-/// `$TOOLSMITH_CORPUS`, else `../shared/corpus` next to the repository root
-/// (a git worktree under `wt/` sits one level deeper).
-fn corpus() -> Option<PathBuf> {
-    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let candidates = std::env::var_os("TOOLSMITH_CORPUS")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain([
-            crate_dir.join("../../shared/corpus"),
-            crate_dir.join("../../../shared/corpus"),
-        ]);
-    for dir in candidates {
-        if dir.join("index.json").is_file() {
-            return Some(dir);
-        }
-    }
-    eprintln!("corpus not found (../shared/corpus, $TOOLSMITH_CORPUS): skipping the corpus tests");
-    None
-}
-
 /// (file, dialect, reference verdict: `None` when it passed, else its messages).
 fn records(dir: &Path) -> Vec<(PathBuf, String, Option<Vec<String>>)> {
     let text = std::fs::read_to_string(dir.join("index.json")).expect("read index.json");
@@ -179,4 +159,13 @@ fn collect_skill_files(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(path);
         }
     }
+}
+
+/// The corpus, or `None` with a notice (the tests then skip).
+fn corpus() -> Option<PathBuf> {
+    let dir = toolsmith_manifest::corpus::locate();
+    if dir.is_none() {
+        eprintln!("notice: corpus not found (../shared/corpus, $TOOLSMITH_CORPUS): skipping");
+    }
+    dir
 }

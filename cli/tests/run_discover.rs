@@ -1,0 +1,97 @@
+//! `toolsmith run` and `toolsmith discover` end to end: output JSON and exit codes.
+
+use serde_json::Value;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::Command;
+
+fn toolsmith(args: &[&str]) -> (i32, Value, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_toolsmith"))
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let json = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+    (
+        out.status.code().unwrap_or(-1),
+        json,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn script(path: &Path, body: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn run_prints_the_outcome_and_maps_exit_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    script(
+        &d.join("tools/bin/ok"),
+        "cat >/dev/null; echo '{\"ok\":true}'",
+    );
+    script(&d.join("tools/bin/fail"), "echo nope >&2; exit 4");
+    script(&d.join("tools/bin/slow"), "sleep 30");
+    std::fs::write(
+        d.join("tools.json"),
+        r#"{"tools":[
+            {"name":"ok","schema":{"type":"object","properties":{"n":{"type":"integer"}}},"command":["./tools/bin/ok"]},
+            {"name":"fail","command":["./tools/bin/fail"]},
+            {"name":"slow","command":["./tools/bin/slow"]}
+        ]}"#,
+    )
+    .unwrap();
+    let m = d.join("tools.json");
+    let m = m.to_str().unwrap();
+
+    let (code, out, _) = toolsmith(&["run", m, "ok", r#"{"n":1}"#]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out["status"], "success");
+    assert_eq!(out["exit_code"], 0);
+    assert_eq!(out["result"], serde_json::json!({"ok": true}));
+    assert!(out["duration_ms"].is_u64() && out["truncated"] == false);
+
+    let (code, out, _) = toolsmith(&["run", m, "ok", r#"{"n":"x"}"#]);
+    assert_eq!((code, out["kind"].as_str()), (1, Some("invalid_arguments")));
+    let (code, out, _) = toolsmith(&["run", m, "missing", "{}"]);
+    assert_eq!((code, out["kind"].as_str()), (1, Some("unknown_tool")));
+
+    let (code, out, _) = toolsmith(&["run", m, "fail", "{}"]);
+    assert_eq!(
+        (code, out["status"].as_str(), out["exit_code"].as_i64()),
+        (2, Some("failed"), Some(4))
+    );
+    assert_eq!(out["stderr"], "nope\n");
+
+    let (code, out, _) = toolsmith(&["run", m, "slow", "{}", "--timeout", "0.3"]);
+    assert_eq!((code, out["status"].as_str()), (2, Some("timed_out")));
+
+    let (code, out, _) = toolsmith(&["run", m, "ok", "{}", "--max-output", "4"]);
+    assert_eq!(code, 0);
+    assert_eq!(out["truncated"], true);
+}
+
+#[test]
+fn discover_prints_the_catalog_and_warns_about_broken_tools() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    script(
+        &d.join("hello"),
+        r#"[ "$1" = --describe ] && { echo '{"name":"hello","description":"Greets","parameters":{"type":"object","properties":{}}}'; exit 0; }
+echo "hello $1""#,
+    );
+    script(&d.join("broken"), "exit 3");
+    let (code, out, stderr) = toolsmith(&["discover", d.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert_eq!(out.as_array().map(Vec::len), Some(1));
+    assert_eq!(out[0]["name"], "hello");
+    assert!(stderr.contains("warning: skipping broken"), "{stderr}");
+    let (code, out, _) = toolsmith(&["run", d.to_str().unwrap(), "hello", "{}"]);
+    assert_eq!(code, 0);
+    assert_eq!(out["stdout"], "hello {}\n");
+    let (code, _, _) = toolsmith(&["run", d.to_str().unwrap(), "broken", "{}"]);
+    assert_eq!(code, 1);
+}

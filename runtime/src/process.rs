@@ -1,0 +1,239 @@
+//! The spawn engine: argv only, its own process group, cleared environment,
+//! null or threaded stdin, bounded capture, deadline, group kill, reap, and a
+//! bounded drain of the pipes.
+
+use crate::capture::{Capture, Rendered};
+use crate::outcome::{Outcome, Status};
+use std::ffi::OsString;
+use std::io::{Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::PathBuf;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant};
+
+/// A cancel token: [`CancelToken::cancel`] from any thread ends the calls that hold a clone.
+#[derive(Debug, Clone, Default)]
+pub struct CancelToken(Arc<AtomicBool>);
+
+impl CancelToken {
+    /// A token that has not fired.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Fires the token: running calls kill their process group and return `Cancelled`.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+    /// Whether the token fired.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// One fully checked process to run.
+#[derive(Debug, Clone)]
+pub(crate) struct Spec {
+    pub program: PathBuf,
+    pub args: Vec<String>,
+    pub env: Vec<(String, OsString)>,
+    pub stdin: Option<Vec<u8>>,
+    pub cwd: Option<PathBuf>,
+    pub timeout: Duration,
+    pub max_output: usize,
+    pub drain: Duration,
+    pub kill_group_on_exit: bool,
+}
+
+/// How often a heartbeat is reported while a call runs.
+pub(crate) const HEARTBEAT: Duration = Duration::from_secs(1);
+
+/// Runs `spec`; `heartbeat` is called about once a second while it runs.
+pub(crate) fn execute(
+    spec: &Spec,
+    cancel: &CancelToken,
+    heartbeat: &mut dyn FnMut(Duration),
+) -> std::io::Result<Outcome> {
+    let mut cmd = Command::new(&spec.program);
+    cmd.args(&spec.args)
+        .env_clear()
+        .envs(spec.env.iter().map(|(k, v)| (k, v)))
+        .stdin(if spec.stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    if let Some(dir) = &spec.cwd {
+        cmd.current_dir(dir);
+    }
+    let start = Instant::now();
+    let mut child = cmd.spawn()?;
+    let pid = rustix::process::Pid::from_child(&child);
+    match supervise(&mut child, spec, cancel, heartbeat, start) {
+        Ok(outcome) => Ok(outcome),
+        Err(e) => {
+            // Never leave the group running or the child unreaped, also on error paths.
+            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+            let _ = child.wait();
+            Err(e)
+        }
+    }
+}
+
+fn supervise(
+    child: &mut Child,
+    spec: &Spec,
+    cancel: &CancelToken,
+    heartbeat: &mut dyn FnMut(Duration),
+    start: Instant,
+) -> std::io::Result<Outcome> {
+    if let (Some(data), Some(mut pipe)) = (spec.stdin.clone(), child.stdin.take()) {
+        // Written concurrently with the readers; EPIPE (the tool did not read) is not an error.
+        std::thread::spawn(move || {
+            let _ = pipe.write_all(&data);
+        });
+    }
+    let (tx, rx) = mpsc::channel();
+    let out = reader(child.stdout.take(), spec.max_output, tx.clone());
+    let err = reader(child.stderr.take(), spec.max_output, tx);
+
+    let deadline = start + spec.timeout;
+    let pid = rustix::process::Pid::from_child(child);
+    let pidfd = rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok();
+    let mut last_beat = start;
+    let mut backoff = Duration::from_micros(100);
+    let ended = loop {
+        // With a pidfd the child is seen exiting without being reaped, so the
+        // group id cannot be reused before the group kill below.
+        match &pidfd {
+            Some(fd) => {
+                let mut fds = [rustix::event::PollFd::new(fd, rustix::event::PollFlags::IN)];
+                let slice = deadline
+                    .saturating_duration_since(Instant::now())
+                    .min(Duration::from_millis(50));
+                let ts = rustix::event::Timespec {
+                    tv_sec: 0,
+                    tv_nsec: i64::try_from(slice.as_nanos()).unwrap_or(50_000_000),
+                };
+                let ready = rustix::event::poll(&mut fds, Some(&ts)).unwrap_or(0);
+                if ready > 0 && !fds[0].revents().is_empty() {
+                    break None;
+                }
+            }
+            None => {
+                if child.try_wait()?.is_some() {
+                    break None;
+                }
+                std::thread::sleep(backoff);
+                backoff = (backoff * 2).min(Duration::from_millis(10));
+            }
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            break Some(Status::TimedOut);
+        }
+        if cancel.is_cancelled() {
+            break Some(Status::Cancelled);
+        }
+        if now.duration_since(last_beat) >= HEARTBEAT {
+            last_beat = now;
+            heartbeat(now.duration_since(start));
+        }
+    };
+    // The group is ours: end it (backgrounded children on exit, everything on timeout/cancel).
+    if ended.is_some() || spec.kill_group_on_exit {
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    }
+    let status = child.wait()?;
+
+    let drain_deadline = Instant::now() + spec.drain;
+    let mut finished = 0;
+    while finished < 2 {
+        let left = drain_deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(()) => finished += 1,
+            Err(_) => break,
+        }
+    }
+    let output_incomplete = finished < 2;
+    let stdout = snapshot(&out);
+    let stderr = snapshot(&err);
+    Ok(build(
+        status,
+        ended,
+        stdout,
+        stderr,
+        output_incomplete,
+        start.elapsed(),
+    ))
+}
+
+fn build(
+    status: ExitStatus,
+    ended: Option<Status>,
+    stdout: Rendered,
+    stderr: Rendered,
+    output_incomplete: bool,
+    duration: Duration,
+) -> Outcome {
+    let code = status.code();
+    let status_kind = match ended {
+        Some(s) => s,
+        None if code == Some(0) => Status::Success,
+        None => Status::Failed { code },
+    };
+    Outcome {
+        status: status_kind,
+        exit_code: code,
+        signal: status.signal(),
+        truncated: stdout.dropped > 0 || stderr.dropped > 0,
+        stdout_dropped: stdout.dropped,
+        stderr_dropped: stderr.dropped,
+        non_utf8: stdout.lossy || stderr.lossy,
+        stdout: stdout.text,
+        stderr: stderr.text,
+        output_incomplete,
+        duration,
+        result: None,
+    }
+}
+
+type Shared = Arc<Mutex<Capture>>;
+
+/// Drains one pipe on its own thread into a bounded capture; signals `done` at EOF.
+fn reader<R: Read + Send + 'static>(pipe: Option<R>, cap: usize, done: mpsc::Sender<()>) -> Shared {
+    let shared: Shared = Arc::new(Mutex::new(Capture::new(cap)));
+    let Some(mut pipe) = pipe else {
+        let _ = done.send(());
+        return shared;
+    };
+    let target = Arc::clone(&shared);
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        loop {
+            match pipe.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => {
+                    if let Ok(mut c) = target.lock() {
+                        c.push(&buf[..n]);
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => break,
+            }
+        }
+        let _ = done.send(());
+    });
+    shared
+}
+
+fn snapshot(shared: &Shared) -> Rendered {
+    match shared.lock() {
+        Ok(c) => c.render(),
+        Err(poisoned) => poisoned.into_inner().render(),
+    }
+}
