@@ -458,7 +458,10 @@ fn rules_lists_every_rule() {
             )
         })
         .collect();
-    let all = rules::all();
+    let mut all = rules::all();
+    all.extend(toolsmith_codegen::issue::RULES.iter().copied());
+    all.sort_by_key(|r| r.id);
+    assert!(all.iter().any(|r| r.id == "codegen/name-collision"));
     assert_eq!(listed.len(), all.len());
     for (rule, (id, severity, dialect)) in all.iter().zip(&listed) {
         assert_eq!(rule.id, *id);

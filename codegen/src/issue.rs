@@ -9,18 +9,6 @@ pub static NAME_COLLISION: Rule = Rule::error(
     "codegen",
     "two names become the same Rust identifier after case conversion",
 );
-/// A `flagifboolean` mapping names a parameter whose schema type is not boolean.
-pub static FLAGIFBOOLEAN_NOT_BOOLEAN: Rule = Rule::error(
-    "codegen/flagifboolean-not-boolean",
-    "codegen",
-    "a flagifboolean mapping needs a boolean parameter",
-);
-/// A positional mapping names a parameter that the schema does not declare.
-pub static UNKNOWN_PARAM: Rule = Rule::error(
-    "codegen/unknown-param",
-    "codegen",
-    "a positional mapping names a parameter that the schema does not declare",
-);
 /// A schema construct has no Rust type; it becomes `serde_json::Value`.
 pub static UNREPRESENTABLE: Rule = Rule::warning(
     "codegen/unrepresentable",
@@ -29,12 +17,7 @@ pub static UNREPRESENTABLE: Rule = Rule::warning(
 );
 
 /// The generator's rules (for `toolsmith rules`).
-pub static RULES: &[&Rule] = &[
-    &FLAGIFBOOLEAN_NOT_BOOLEAN,
-    &NAME_COLLISION,
-    &UNKNOWN_PARAM,
-    &UNREPRESENTABLE,
-];
+pub static RULES: &[&Rule] = &[&NAME_COLLISION, &UNREPRESENTABLE];
 
 /// Where a finding of the generator points.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,6 +1,7 @@
 //! `toolsmith gen PATH [-o FILE]`: the code the `tools!` macro generates, formatted.
 //!
-//! On success the code goes to stdout (or FILE). When the manifest has errors
+//! On success the code goes to stdout (or FILE) and any warnings (lint
+//! warnings, schemas generated as `serde_json::Value`) to stderr. When the manifest has errors
 //! the diagnostics are rendered as `toolsmith lint` renders them (human) on
 //! stderr, so that stdout never holds half a file, and the status is 1.
 
@@ -28,8 +29,12 @@ pub fn run(args: &Args) -> Result<Status, Error> {
             source,
         });
     }
-    match toolsmith_codegen::generate(&args.path) {
-        Ok(code) => {
+    match toolsmith_codegen::generate_with_warnings(&args.path) {
+        Ok(toolsmith_codegen::Generated { code, warnings }) => {
+            if !warnings.0.is_empty() {
+                let color = render::color_enabled(&std::io::stderr());
+                output::stderr(&render::human::render_diagnostics(&warnings, color))?;
+            }
             match &args.output {
                 Some(path) => std::fs::write(path, code).map_err(|source| Error::Write {
                     path: path.clone(),

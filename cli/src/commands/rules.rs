@@ -11,7 +11,10 @@ pub struct Args {}
 
 /// Prints the rule table: `id  severity  dialect  summary`, sorted by id.
 pub fn run(_args: &Args) -> Result<Status, Error> {
-    let all = rules::all();
+    // The lint rules, then the generator's own (`toolsmith gen`, `tools!`).
+    let mut all = rules::all();
+    all.extend(toolsmith_codegen::issue::RULES.iter().copied());
+    all.sort_by_key(|r| r.id);
     let width = all.iter().map(|r| r.id.len()).max().unwrap_or(0);
     let mut out = String::new();
     for rule in all {
