@@ -671,3 +671,24 @@ fn dialect_flag_overrides_detection() {
         );
     }
 }
+
+#[test]
+fn readme_lists_every_rule() {
+    let readme = std::fs::read_to_string(crate_dir().join("../README.md")).expect("read README.md");
+    let mut all = rules::all();
+    all.extend(toolsmith_codegen::issue::RULES.iter().copied());
+    let missing: Vec<&str> = all
+        .iter()
+        .filter(|r| !readme.contains(&format!("| `{}` | {} |", r.id, r.severity)))
+        .map(|r| r.id)
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "README.md's rule table lacks (or has the wrong severity for): {missing:?}"
+    );
+    let is_rule_row = |l: &&str| {
+        l.starts_with("| `") && (l.contains("` | error |") || l.contains("` | warning |"))
+    };
+    let listed = readme.lines().filter(is_rule_row).count();
+    assert_eq!(listed, all.len(), "README.md lists rules that do not exist");
+}

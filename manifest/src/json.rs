@@ -9,7 +9,7 @@ use crate::diagnostic::Finding;
 use crate::input::{MAX_DEPTH, TOO_DEEP};
 use crate::rules::Rule;
 use crate::source::Span;
-use crate::tree::{Kind, Member, Node, escape_pointer_token};
+use crate::tree::{Kind, Member, Node, child_pointer, index_pointer};
 use jsonc_parser::ast;
 use jsonc_parser::errors::ParseErrorKind;
 
@@ -239,7 +239,7 @@ impl Converter<'_> {
             ast::Value::Array(a) => {
                 let mut items = Vec::with_capacity(a.elements.len());
                 for (i, el) in a.elements.iter().enumerate() {
-                    items.push(self.node(el, format!("{pointer}/{i}")));
+                    items.push(self.node(el, index_pointer(&pointer, i)));
                 }
                 Kind::Array(items)
             }
@@ -251,7 +251,7 @@ impl Converter<'_> {
                         ast::ObjectPropName::Word(w) => (w.value.to_string(), w.range),
                     };
                     let key_span = self.span(key_range);
-                    let child = format!("{pointer}/{}", escape_pointer_token(&key));
+                    let child = child_pointer(&pointer, &key);
                     if members.iter().any(|m| m.key == key) {
                         self.findings.push(
                             Finding::new(

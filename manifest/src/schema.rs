@@ -145,7 +145,7 @@ pub fn check(node: &Node, check: &SchemaCheck, findings: &mut Vec<Finding>) {
     let place = place_name(&node.pointer);
     let mut out = Vec::new();
     let meta_ok = meta_check(node, &place, &mut out);
-    if meta_ok {
+    if meta_ok && needs_compile(node) {
         ref_check(node, &place, &mut out);
     }
     if check.object_root {
@@ -337,6 +337,21 @@ fn suggest_type(name: &str) -> Option<&'static str> {
         _ => None,
     };
     alias.or_else(|| closest(name, TYPE_NAMES))
+}
+
+/// Keywords whose problems only compiling the schema reveals (references that
+/// do not resolve, regexes the engine refuses). Compiling is the costliest
+/// step of a lint run, so schemas without them skip it.
+const COMPILE_KEYWORDS: &[&str] = &["$ref", "$dynamicRef", "pattern", "patternProperties"];
+
+fn needs_compile(node: &Node) -> bool {
+    match &node.kind {
+        Kind::Object(members) => members
+            .iter()
+            .any(|m| COMPILE_KEYWORDS.contains(&m.key.as_str()) || needs_compile(&m.value)),
+        Kind::Array(items) => items.iter().any(needs_compile),
+        _ => false,
+    }
 }
 
 /// Pass 2: compile the schema to find `$ref`s that do not resolve.

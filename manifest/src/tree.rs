@@ -50,6 +50,29 @@ pub fn escape_pointer_token(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
 }
 
+/// The pointer of a child of `parent`: `parent/token`, with `token` escaped.
+///
+/// ```
+/// use toolsmith_manifest::tree::child_pointer;
+/// assert_eq!(child_pointer("/tools", "a/b~c"), "/tools/a~1b~0c");
+/// ```
+pub fn child_pointer(parent: &str, token: &str) -> String {
+    let mut pointer = String::with_capacity(parent.len() + 1 + token.len());
+    pointer.push_str(parent);
+    pointer.push('/');
+    if token.contains(['~', '/']) {
+        pointer.push_str(&escape_pointer_token(token));
+    } else {
+        pointer.push_str(token);
+    }
+    pointer
+}
+
+/// The pointer of element `index` of the array at `parent`.
+pub fn index_pointer(parent: &str, index: usize) -> String {
+    child_pointer(parent, &index.to_string())
+}
+
 impl Node {
     /// The JSON type name (`null`, `boolean`, `number`, `string`, `array`, `object`).
     pub fn type_name(&self) -> &'static str {

@@ -16,7 +16,7 @@ use crate::diagnostic::Finding;
 use crate::input::{MAX_DEPTH, TOO_DEEP};
 use crate::rules::Rule;
 use crate::source::Span;
-use crate::tree::{Kind, Member, Node, escape_pointer_token};
+use crate::tree::{Kind, Member, Node, child_pointer, index_pointer};
 use saphyr::Scalar;
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Span as YamlSpan, StrInput};
 use std::collections::HashSet;
@@ -427,7 +427,7 @@ impl<'t> Builder<'t, '_> {
                         }
                         break;
                     }
-                    let item = self.node(event, span, format!("{pointer}/{}", items.len()))?;
+                    let item = self.node(event, span, index_pointer(&pointer, items.len()))?;
                     end = end.max(item.span.end);
                     items.push(item);
                 }
@@ -461,7 +461,7 @@ impl<'t> Builder<'t, '_> {
                         end = end.max(value.span.end);
                         continue;
                     };
-                    let child = format!("{pointer}/{}", escape_pointer_token(&key));
+                    let child = child_pointer(&pointer, &key);
                     if !keys.insert(key.clone()) {
                         self.findings.push(
                             Finding::new(&DUPLICATE_KEY, key_span, child.clone(), format!("duplicate key `{key}`"))
