@@ -6,12 +6,12 @@ use crate::ident::{self, ident};
 use crate::issue::{Issue, Place};
 // The chai lint reports these before code is generated; the generator reports
 // them under the same rules if a model reaches it anyway (a rule exists once).
-use toolsmith_manifest::dialect::chai::args::{
-    FLAGIFBOOLEAN_NOT_BOOLEAN, PARAM_NOT_IN_PARAMETERS as UNKNOWN_PARAM,
-};
 use crate::types::{Field, Item, Names, Ty, TypeSpace};
 use proc_macro2::TokenStream;
 use quote::quote;
+use toolsmith_manifest::dialect::chai::args::{
+    FLAGIFBOOLEAN_NOT_BOOLEAN, PARAM_NOT_IN_PARAMETERS as UNKNOWN_PARAM,
+};
 use toolsmith_manifest::model::{
     ArgKind, ArgMapping, ChaiExecution, CommandExecution, DescribeExecution, Execution, Manifest,
     ResolveCommand, Tool,
