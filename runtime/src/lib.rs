@@ -5,7 +5,6 @@
 //! [`Runtime`] that executes tool calls for an agent loop: default-deny, no
 //! shell, bounded in time and memory, auditable.
 
-mod argv;
 pub mod audit;
 mod capture;
 pub mod catalog;

@@ -4,6 +4,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::Duration;
 
+pub use crate::tool::argv::LeadingDash;
+
 /// The `PATH` every tool sees, and the only directories bare program names are searched in.
 pub const FIXED_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
@@ -15,18 +17,6 @@ pub const DEFAULT_MAX_OUTPUT: usize = 1024 * 1024;
 
 /// The longest the runtime waits for the output pipes once the tool has exited or been killed.
 pub const MAX_DRAIN: Duration = Duration::from_secs(2);
-
-/// What to do with a positional value that begins with `-`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LeadingDash {
-    /// Refuse the call (the default).
-    Refuse,
-    /// Insert this end-of-options marker (`--`, or `--end-of-options` for git)
-    /// before the first positional argument. When a flag mapping follows a
-    /// positional one (the marker would turn it into a positional), the call
-    /// is refused instead.
-    Marker(String),
-}
 
 /// The allowlist, the limits and the environment of every call.
 ///

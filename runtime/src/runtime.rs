@@ -1,7 +1,6 @@
 //! [`Runtime`]: validation, policy checks, resolve steps, execution, audit,
 //! risk confirmation and batches.
 
-use crate::argv::{self, Origin, Step, Token};
 use crate::audit::{Audit, Event};
 use crate::catalog::Catalog;
 use crate::outcome::Outcome;
@@ -10,6 +9,7 @@ use crate::process::{self, CancelToken, Spec};
 use crate::program;
 use crate::refusal::Refusal;
 use crate::risk::RiskPolicy;
+use crate::tool::argv::{ArgvBuilder, check_token};
 use crate::tool::{CallError, Invocation, Tool, Violation};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -259,33 +259,9 @@ impl Runtime {
             Some(Execution::Chai(c)) => Some(c.skill_dir.clone()),
             _ => None,
         };
-        let mut tokens: Vec<Token> = inv
-            .args
-            .iter()
-            .enumerate()
-            .map(|(i, a)| Token {
-                text: a.clone(),
-                origin: if i == 0 && sub.is_some() {
-                    Origin::Manifest
-                } else {
-                    Origin::FlagValue {
-                        param: format!("argv[{i}]"),
-                        numeric: true,
-                    }
-                },
-            })
-            .collect();
-        let steps: Vec<Step> = inv
-            .resolve
-            .iter()
-            .map(|r| Step {
-                index: r.arg_index,
-                param: r.param.clone(),
-                resolver: r.resolver.clone(),
-            })
-            .collect();
-        self.run_resolvers(&inv.tool, &mut tokens, &steps, skill_dir.as_deref(), cancel);
-        let argv = argv::finish(tokens, &self.policy.leading_dash)?;
+        let mut builder = ArgvBuilder::from_invocation(&inv);
+        self.run_resolvers(&inv.tool, &mut builder, skill_dir.as_deref(), cancel);
+        let argv = builder.finish()?;
         let json_contract = inv.stdin.is_some();
         let prepared = Prepared {
             tool: inv.tool,
@@ -348,12 +324,12 @@ impl Runtime {
                     });
                 }
                 let obj = args.as_object().ok_or_else(|| not_object(name))?;
-                let (mut tokens, steps) = argv::chai(c, obj)?;
-                self.run_resolvers(name, &mut tokens, &steps, Some(&c.skill_dir), cancel);
+                let mut builder = ArgvBuilder::chai(c, obj, self.policy.leading_dash.clone())?;
+                self.run_resolvers(name, &mut builder, Some(&c.skill_dir), cancel);
                 Prepared {
                     tool: name.to_string(),
                     program,
-                    argv: argv::finish(tokens, &self.policy.leading_dash)?,
+                    argv: builder.finish()?,
                     stdin: None,
                     env_names: Vec::new(),
                     timeout: None,
@@ -381,7 +357,7 @@ impl Runtime {
                     return Err(Refusal::InvalidName(name.to_string()));
                 }
                 let text = args.to_string();
-                argv::check_value("arguments", &text)?;
+                check_token("arguments", &text)?;
                 Prepared {
                     tool: name.to_string(),
                     program,
@@ -402,39 +378,28 @@ impl Runtime {
     fn run_resolvers(
         &self,
         tool: &str,
-        tokens: &mut [Token],
-        steps: &[Step],
+        builder: &mut ArgvBuilder,
         skill_dir: Option<&Path>,
         cancel: &CancelToken,
     ) {
-        for step in steps {
-            let Some(token) = tokens.get_mut(step.index) else {
-                continue;
-            };
-            let (mode, result) = self.resolve_one(&step.resolver, &token.text, skill_dir, cancel);
-            let outcome = match result {
-                Ok(Some(value)) => {
-                    token.text = value;
-                    "replaced"
+        builder.resolve_with(|step, value| {
+            let (mode, result) = self.resolve_one(&step.resolver, value, skill_dir, cancel);
+            let record = match &result {
+                Ok(Some(_)) => {
+                    json!({"tool": tool, "param": step.param, "mode": mode, "result": "replaced"})
                 }
-                Ok(None) => "kept",
+                Ok(None) => {
+                    json!({"tool": tool, "param": step.param, "mode": mode, "result": "kept"})
+                }
                 Err(reason) => {
-                    if let Some(a) = &self.audit {
-                        a.record(
-                            "resolve_command",
-                            json!({"tool": tool, "param": step.param, "mode": mode, "result": "kept", "reason": reason}),
-                        );
-                    }
-                    continue;
+                    json!({"tool": tool, "param": step.param, "mode": mode, "result": "kept", "reason": reason})
                 }
             };
             if let Some(a) = &self.audit {
-                a.record(
-                    "resolve_command",
-                    json!({"tool": tool, "param": step.param, "mode": mode, "result": outcome}),
-                );
+                a.record("resolve_command", record);
             }
-        }
+            result.ok().flatten()
+        });
     }
 
     /// One resolver: `Ok(Some(new))`, `Ok(None)` to keep the value, or `Err(why it was kept)`.
@@ -490,7 +455,7 @@ impl Runtime {
         };
         if let Some(bad) = argv
             .iter()
-            .find(|a| argv::check_value("resolveCommand", a).is_err())
+            .find(|a| check_token("resolveCommand", a).is_err())
         {
             return (mode, Err(format!("invalid resolver argument {bad:?}")));
         }

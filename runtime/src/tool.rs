@@ -92,14 +92,15 @@ pub enum ArgvError {
         /// The parameter.
         param: String,
     },
-    /// A single argument is over the size limit.
+    /// A single argument is over the size limit: it must be shorter than
+    /// [`MAX_ARG_BYTES`], which Linux's `MAX_ARG_STRLEN` counts the terminating NUL in.
     #[error("parameter `{param}`: value is {len} bytes, over the limit of {limit} bytes")]
     TooLong {
         /// The parameter.
         param: String,
         /// Its length in bytes.
         len: usize,
-        /// The limit (128 KiB).
+        /// The longest argument allowed: [`MAX_ARG_BYTES`] − 1 bytes.
         limit: usize,
     },
     /// A positional parameter has no value.
@@ -181,7 +182,9 @@ impl std::fmt::Display for Violation {
     }
 }
 
-/// Default limit for one argument: 128 KiB.
+/// Linux's limit for one argument (`MAX_ARG_STRLEN`, 128 KiB), which counts
+/// the terminating NUL: an argument must be shorter than this, or `execve`
+/// fails with `E2BIG`.
 pub const MAX_ARG_BYTES: usize = 128 * 1024;
 
 /// What generated code uses; not a stable API.
