@@ -329,14 +329,12 @@ pub fn load(path: &Path, display: &str, options: &Options) -> Result<Loaded, Dia
     let report = match lint(std::slice::from_ref(&input), options) {
         Ok(r) => r,
         Err(e) => {
-            let f = Finding::new(
+            let message = format!("cannot read `{display}`: {e}");
+            return Err(Diagnostics(vec![detached(
+                &display,
                 &input::UNREADABLE,
-                Span::default(),
-                "",
-                format!("cannot read `{display}`: {e}"),
-            );
-            let src = crate::source::Source::new(display, "");
-            return Err(Diagnostics(vec![f.locate(&src)]));
+                message,
+            )]));
         }
     };
     if report.diagnostics.has_errors() {
@@ -349,14 +347,13 @@ pub fn load(path: &Path, display: &str, options: &Options) -> Result<Loaded, Dia
             warnings: report.diagnostics,
         }),
         _ => {
-            let f = Finding::new(
+            let message =
+                format!("`{display}` is not a tool manifest (chai, agentcli or describe)");
+            Err(Diagnostics(vec![detached(
+                &display,
                 &dialect::UNKNOWN,
-                Span::default(),
-                "",
-                format!("`{display}` is not a tool manifest (chai, agentcli or describe)"),
-            );
-            let src = crate::source::Source::new(display, "");
-            Err(Diagnostics(vec![f.locate(&src)]))
+                message,
+            )]))
         }
     }
 }
@@ -364,7 +361,7 @@ pub fn load(path: &Path, display: &str, options: &Options) -> Result<Loaded, Dia
 /// Positions a finding in a file that has no text (I/O errors).
 pub fn detached(display: &str, rule: &'static crate::rules::Rule, message: String) -> Diagnostic {
     let src = crate::source::Source::new(display, "");
-    let mut f = Finding::new(rule, Span::default(), "", message);
-    f.severity = Severity::Error;
-    f.locate(&src)
+    Finding::new(rule, Span::default(), "", message)
+        .with_severity(Severity::Error)
+        .locate(&src)
 }

@@ -170,13 +170,4 @@ impl Node {
             }
         }
     }
-
-    /// Depth of the deepest nesting below (a scalar has depth 0).
-    pub fn depth(&self) -> usize {
-        match &self.kind {
-            Kind::Array(items) => 1 + items.iter().map(Node::depth).max().unwrap_or(0),
-            Kind::Object(members) => 1 + members.iter().map(|m| m.value.depth()).max().unwrap_or(0),
-            _ => 0,
-        }
-    }
 }
