@@ -11,13 +11,22 @@ fn crate_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Runs `toolsmith ARGS` in `cwd` without colours.
-fn toolsmith_in(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_toolsmith"))
+/// `toolsmith ARGS` in `cwd` without colours, and without the step summary
+/// of a GitHub Actions run that may be running the tests.
+fn command_in(cwd: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_toolsmith"));
+    command
         .args(args)
         .current_dir(cwd)
         .env("NO_COLOR", "1")
         .env_remove("CLICOLOR_FORCE")
+        .env_remove("GITHUB_STEP_SUMMARY");
+    command
+}
+
+/// Runs `toolsmith ARGS` in `cwd` without colours.
+fn toolsmith_in(cwd: &Path, args: &[&str]) -> Output {
+    command_in(cwd, args)
         .output()
         .expect("the toolsmith binary runs")
 }
@@ -338,6 +347,169 @@ fn github_format_escapes_properties_and_messages() {
         text.lines()
             .all(|l| l.starts_with("::error ") || l.starts_with("::warning "))
     );
+}
+
+const ABSOLUTE_COMMAND: &str = r#"{"tools": [{"name": "now", "description": "Prints the date.", "schema": {"type": "object", "properties": {}}, "command": ["/usr/bin/date"]}]}"#;
+
+/// A scratch directory with `errors` broken manifests (one syntax error each)
+/// and `warnings` agentcli manifests with an absolute command (one warning each).
+fn findings_dir(name: &str, errors: usize, warnings: usize) -> PathBuf {
+    let dir = scratch(name);
+    for i in 0..errors {
+        write(&dir, &format!("e{i:02}/tools.json"), BROKEN);
+    }
+    for i in 0..warnings {
+        write(&dir, &format!("w{i:02}/tools.json"), ABSOLUTE_COMMAND);
+    }
+    dir
+}
+
+fn notices(text: &str) -> Vec<&str> {
+    text.lines().filter(|l| l.starts_with("::notice")).collect()
+}
+
+#[test]
+fn github_format_notices_the_annotations_github_hides() {
+    // At the limit: every annotation is shown, no notice.
+    let dir = findings_dir("github-at-limit", 10, 10);
+    let out = toolsmith_in(&dir, &["lint", "--format", "github"]);
+    assert_eq!(status(&out), 1);
+    let text = stdout(&out);
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("::error ")).count(),
+        10
+    );
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("::warning ")).count(),
+        10
+    );
+    assert!(notices(&text).is_empty(), "{text}");
+
+    // Above it: every annotation is still printed, then one notice with the count.
+    for (errors, warnings, hidden) in [(11, 0, 1), (0, 12, 2), (13, 12, 5), (13, 3, 3)] {
+        let dir = findings_dir("github-above-limit", errors, warnings);
+        let out = toolsmith_in(&dir, &["lint", "--format", "github"]);
+        assert_eq!(status(&out), if errors > 0 { 1 } else { 0 });
+        let text = stdout(&out);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), errors + warnings + 1, "{text}");
+        assert_eq!(
+            lines.iter().filter(|l| l.starts_with("::error ")).count(),
+            errors
+        );
+        assert_eq!(
+            lines.iter().filter(|l| l.starts_with("::warning ")).count(),
+            warnings
+        );
+        assert_eq!(notices(&text).len(), 1, "{text}");
+        let notice = lines.last().expect("the notice is the last line");
+        assert!(notice.starts_with("::notice "), "{notice}");
+        assert!(
+            notice.contains(&format!(
+                "{hidden} of these {} are not shown",
+                errors + warnings
+            )),
+            "{notice}"
+        );
+        assert!(notice.contains("step summary"), "{notice}");
+    }
+}
+
+#[test]
+fn github_format_writes_every_finding_to_the_step_summary() {
+    let dir = findings_dir("github-summary", 12, 1);
+    write(&dir, "pipe/tools.json", "{\"a|b\": 1, \"a|b\": 2}\n");
+    let summary = dir.join("summary.md");
+    std::fs::write(&summary, "earlier step output\n").expect("write summary");
+    let out = command_in(&dir, &["lint", "--format", "github"])
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .output()
+        .expect("the toolsmith binary runs");
+    assert_eq!(status(&out), 1);
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&summary).expect("summary written");
+    // Appended, not overwritten.
+    assert!(
+        text.starts_with("earlier step output\n## toolsmith lint\n"),
+        "{text}"
+    );
+    // The pipe file has two errors: the duplicate key and an unknown dialect.
+    assert!(
+        text.contains("**Errors:** 14 · **Warnings:** 1 · **Files:** 14"),
+        "{text}"
+    );
+    assert!(
+        text.contains("GitHub does not show 4 of these findings"),
+        "{text}"
+    );
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| Location") && !l.starts_with("| ---"))
+        .collect();
+    assert_eq!(rows.len(), 15, "{text}");
+    for i in 0..12 {
+        let row = format!("| e{i:02}/tools.json:1:12 | error | json/syntax | ");
+        assert!(rows.iter().any(|r| r.starts_with(&row)), "{row} in {text}");
+    }
+    assert!(
+        rows.iter()
+            .any(|r| r
+                .starts_with("| w00/tools.json:1:123 | warning | agentcli/absolute-command | ")),
+        "{text}"
+    );
+    // `|` is escaped and the help's line break is a <br>: each row stays one row.
+    let pipe = rows
+        .iter()
+        .find(|r| r.contains("json/duplicate-key"))
+        .expect("the duplicate-key row");
+    assert!(pipe.contains("duplicate key `a\\|b`<br>help: "), "{pipe}");
+    assert!(rows.iter().all(|r| r.ends_with(" |")), "{text}");
+}
+
+#[test]
+fn step_summary_is_only_written_for_github_format_when_the_variable_is_set() {
+    let dir = findings_dir("github-no-summary", 1, 0);
+    let summary = dir.join("summary.md");
+    let plain = toolsmith_in(&dir, &["lint", "--format", "github"]);
+    assert_eq!(status(&plain), 1);
+    assert!(stderr(&plain).is_empty(), "{}", stderr(&plain));
+    for format in ["human", "json", "sarif"] {
+        let out = command_in(&dir, &["lint", "--format", format])
+            .env("GITHUB_STEP_SUMMARY", &summary)
+            .output()
+            .expect("the toolsmith binary runs");
+        assert_eq!(status(&out), 1, "{format}");
+    }
+    assert!(!summary.exists(), "only --format github writes the summary");
+    let out = command_in(&dir, &["lint", "--format", "github"])
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .output()
+        .expect("the toolsmith binary runs");
+    assert_eq!(
+        stdout(&out),
+        stdout(&plain),
+        "the summary does not change stdout"
+    );
+    assert!(summary.exists());
+}
+
+#[test]
+fn an_unwritable_step_summary_warns_and_keeps_the_exit_status() {
+    for (errors, expected) in [(1, 1), (0, 0)] {
+        let dir = findings_dir("github-bad-summary", errors, 1);
+        // A directory cannot be opened for appending.
+        let out = command_in(&dir, &["lint", "--format", "github"])
+            .env("GITHUB_STEP_SUMMARY", dir.join("w00"))
+            .output()
+            .expect("the toolsmith binary runs");
+        assert_eq!(status(&out), expected);
+        assert!(
+            stderr(&out).contains("toolsmith: warning: cannot write the step summary to `"),
+            "{}",
+            stderr(&out)
+        );
+        assert!(stdout(&out).contains("::warning file=w00/tools.json"));
+    }
 }
 
 /// A validator for the official SARIF 2.1.0 schema (vendored, see tests/data/README.md).

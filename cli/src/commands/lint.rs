@@ -5,6 +5,7 @@ use crate::output;
 use crate::render::{self, Format};
 use crate::walk;
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use toolsmith_manifest::Diagnostics;
 use toolsmith_manifest::lint::{self, DialectChoice, Input, Options, Profile};
@@ -102,6 +103,9 @@ pub fn run(args: &Args) -> Result<Status, Error> {
     let color = render::color_enabled(&std::io::stdout());
     let text = render::render(args.format, &outcome.diagnostics, outcome.files, color);
     output::stdout(&text)?;
+    if args.format == Format::Github {
+        write_step_summary(&outcome);
+    }
     let d = &outcome.diagnostics;
     Ok(if !errors.is_empty() {
         Status::ToolError
@@ -110,6 +114,28 @@ pub fn run(args: &Args) -> Result<Status, Error> {
     } else {
         Status::Ok
     })
+}
+
+/// Appends the Markdown summary of `outcome` to `$GITHUB_STEP_SUMMARY` when it
+/// is set. A summary that cannot be written is a warning on stderr, not a
+/// failure: the annotations on stdout are the result.
+fn write_step_summary(outcome: &Outcome) {
+    let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) else {
+        return;
+    };
+    let path = PathBuf::from(path);
+    let summary = render::github::step_summary(&outcome.diagnostics, outcome.files);
+    let written = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(&path)
+        .and_then(|mut file| file.write_all(summary.as_bytes()));
+    if let Err(e) = written {
+        anstream::eprintln!(
+            "toolsmith: warning: cannot write the step summary to `{}`: {e}",
+            path.display()
+        );
+    }
 }
 
 /// Lints `inputs`, spreading whole directories over the available cores

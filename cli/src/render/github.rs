@@ -3,11 +3,21 @@
 //!
 //! `endColumn` is inclusive here (GitHub's convention), so a one-character
 //! range has `col == endColumn`; it is only given when the range is on one line.
+//!
+//! GitHub shows at most [`ANNOTATION_LIMIT`] error and as many warning
+//! annotations per step: every command is still printed, followed by one
+//! `::notice` saying how many GitHub drops. [`step_summary`] is the Markdown
+//! table of every finding that the command writes to `$GITHUB_STEP_SUMMARY`.
 
 use std::fmt::Write;
-use toolsmith_manifest::{Diagnostics, Severity};
+use toolsmith_manifest::{Diagnostic, Diagnostics, Severity};
 
-/// Renders the diagnostics as workflow commands.
+/// Error annotations GitHub shows per step; the same number of warnings
+/// (`actions/toolkit#734`). A job shows at most 50 in all.
+pub const ANNOTATION_LIMIT: usize = 10;
+
+/// Renders the diagnostics as workflow commands, then a `::notice` when there
+/// are more errors or warnings than GitHub shows.
 pub fn render(diagnostics: &Diagnostics) -> String {
     let mut out = String::new();
     for d in diagnostics.iter() {
@@ -15,11 +25,7 @@ pub fn render(diagnostics: &Diagnostics) -> String {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        let mut message = d.message.clone();
-        if let Some(help) = &d.help {
-            message.push_str("\nhelp: ");
-            message.push_str(help);
-        }
+        let message = message_with_help(d);
         let _ = write!(
             out,
             "::{command} file={},line={},endLine={},col={}",
@@ -39,7 +45,82 @@ pub fn render(diagnostics: &Diagnostics) -> String {
             escape_data(&message)
         );
     }
+    let hidden = hidden_annotations(diagnostics);
+    if hidden > 0 {
+        let _ = writeln!(
+            out,
+            "::notice title=toolsmith::{}",
+            escape_data(&format!(
+                "GitHub shows at most {ANNOTATION_LIMIT} error and {ANNOTATION_LIMIT} warning \
+                 annotations per step: {hidden} of these {} are not shown. The full list is in \
+                 the step summary and in the human output (`toolsmith lint`).",
+                diagnostics.0.len()
+            ))
+        );
+    }
     out
+}
+
+/// How many of the diagnostics' annotations GitHub does not show in one step.
+pub fn hidden_annotations(diagnostics: &Diagnostics) -> usize {
+    diagnostics.errors().saturating_sub(ANNOTATION_LIMIT)
+        + diagnostics.warnings().saturating_sub(ANNOTATION_LIMIT)
+}
+
+/// A Markdown step summary of the diagnostics found in `files` files: a
+/// heading, the counts and a table of every finding.
+pub fn step_summary(diagnostics: &Diagnostics, files: usize) -> String {
+    let mut out = String::from("## toolsmith lint\n\n");
+    let _ = writeln!(
+        out,
+        "**Errors:** {} · **Warnings:** {} · **Files:** {}",
+        diagnostics.errors(),
+        diagnostics.warnings(),
+        files
+    );
+    let hidden = hidden_annotations(diagnostics);
+    if hidden > 0 {
+        let _ = writeln!(
+            out,
+            "\nGitHub does not show {hidden} of these findings as annotations \
+             (at most {ANNOTATION_LIMIT} errors and {ANNOTATION_LIMIT} warnings per step)."
+        );
+    }
+    if diagnostics.0.is_empty() {
+        out.push('\n');
+        return out;
+    }
+    out.push_str("\n| Location | Severity | Rule | Message |\n| --- | --- | --- | --- |\n");
+    for d in diagnostics.iter() {
+        let message = message_with_help(d);
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} |",
+            markdown_cell(&format!("{}:{}:{}", d.file, d.start.line, d.start.column)),
+            d.severity,
+            markdown_cell(d.rule),
+            markdown_cell(&message)
+        );
+    }
+    // A blank line ends the table, whatever the next step appends.
+    out.push('\n');
+    out
+}
+
+/// Makes `s` safe inside a Markdown table cell: `|` is escaped and line
+/// breaks become `<br>`.
+pub fn markdown_cell(s: &str) -> String {
+    s.replace('|', "\\|")
+        .replace("\r\n", "<br>")
+        .replace(['\r', '\n'], "<br>")
+}
+
+/// The message, then the help text on a new line.
+fn message_with_help(d: &Diagnostic) -> String {
+    match &d.help {
+        Some(help) => format!("{}\nhelp: {help}", d.message),
+        None => d.message.clone(),
+    }
 }
 
 /// Escapes a command's message: `%`, CR and LF.
@@ -62,5 +143,10 @@ mod tests {
     fn escapes() {
         assert_eq!(escape_data("50%\r\nx: a,b"), "50%25%0D%0Ax: a,b");
         assert_eq!(escape_property("a:b,c%\n"), "a%3Ab%2Cc%25%0A");
+    }
+
+    #[test]
+    fn markdown_cells_escape_pipes_and_line_breaks() {
+        assert_eq!(markdown_cell("a|b\r\nc\nd\re"), "a\\|b<br>c<br>d<br>e");
     }
 }
