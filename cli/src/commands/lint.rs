@@ -102,7 +102,13 @@ pub fn run(args: &Args) -> Result<Status, Error> {
     }
     let color = render::color_enabled(&std::io::stdout());
     let text = render::render(args.format, &outcome.diagnostics, outcome.files, color);
-    output::stdout(&text)?;
+    // JSON and SARIF escape every control character, so there is nothing
+    // for anstream to strip: skip its byte-by-byte scan.
+    if matches!(args.format, Format::Json | Format::Sarif) {
+        output::stdout_raw(&text)?;
+    } else {
+        output::stdout(&text)?;
+    }
     let d = &outcome.diagnostics;
     Ok(if !errors.is_empty() {
         Status::ToolError
