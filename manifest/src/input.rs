@@ -119,13 +119,36 @@ pub fn decode(bytes: &[u8], max_size: u64) -> Result<&str, Finding> {
 
 /// Offset of the first control character other than tab, LF and CR: C0
 /// controls, DEL and the C1 controls (U+0080–U+009F, encoded `C2 80`–`C2 9F`).
-/// A byte scan: this runs over every file.
+/// A byte scan: this runs over every file, so it first tests 64-byte blocks
+/// with a branch-free test (which the compiler vectorises) and looks at each
+/// byte only in a block that may hold one.
 fn first_control(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().enumerate().find_map(|(i, &b)| {
-        let c1 = b == 0xC2 && bytes.get(i + 1).is_some_and(|n| (0x80..=0x9F).contains(n));
-        let c0 = (b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t')) || b == 0x7F;
-        (c0 || c1).then_some(i)
-    })
+    let mut start = 0;
+    for block in bytes.chunks(64) {
+        let suspect = block.iter().fold(false, |acc, &b| {
+            acc | ((b < 0x20) & (b != b'\n') & (b != b'\r') & (b != b'\t'))
+                | (b == 0x7F)
+                | (b == 0xC2)
+        });
+        if suspect {
+            let found = (start..start + block.len()).find(|&i| is_control_at(bytes, i));
+            if found.is_some() {
+                return found;
+            }
+        }
+        start += block.len();
+    }
+    None
+}
+
+/// True when a control character (see [`first_control`]) starts at `bytes[i]`.
+fn is_control_at(bytes: &[u8], i: usize) -> bool {
+    let Some(&b) = bytes.get(i) else {
+        return false;
+    };
+    let c1 = b == 0xC2 && bytes.get(i + 1).is_some_and(|n| (0x80..=0x9F).contains(n));
+    let c0 = (b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t')) || b == 0x7F;
+    c0 || c1
 }
 
 /// The finding for a leading BOM, if the text has one.
@@ -139,4 +162,26 @@ pub fn check_bom(text: &str) -> Option<Finding> {
         )
         .with_help("remove the BOM: JSON (RFC 8259) forbids it and serde_json rejects it")
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_control;
+
+    #[test]
+    fn control_characters_are_found_in_any_block_and_across_block_ends() {
+        let text = "a\tb\r\n".repeat(40);
+        assert_eq!(first_control(text.as_bytes()), None);
+        for at in [0, 63, 64, 65, 150] {
+            let mut bytes = text.clone().into_bytes();
+            bytes[at] = 0x01;
+            assert_eq!(first_control(&bytes), Some(at), "C0 at {at}");
+            let mut bytes = text.clone().into_bytes();
+            bytes[at] = 0xC2;
+            bytes[at + 1] = 0x85;
+            assert_eq!(first_control(&bytes), Some(at), "C1 at {at}");
+            bytes[at + 1] = 0xA9;
+            assert_eq!(first_control(&bytes), None, "© at {at}");
+        }
+    }
 }

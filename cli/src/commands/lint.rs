@@ -7,6 +7,7 @@ use crate::walk;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use toolsmith_manifest::Diagnostics;
 use toolsmith_manifest::lint::{self, DialectChoice, Input, Options, Profile};
 
@@ -102,7 +103,13 @@ pub fn run(args: &Args) -> Result<Status, Error> {
     }
     let color = render::color_enabled(&std::io::stdout());
     let text = render::render(args.format, &outcome.diagnostics, outcome.files, color);
-    output::stdout(&text)?;
+    // JSON and SARIF escape every control character, so there is nothing
+    // for anstream to strip: skip its byte-by-byte scan.
+    if matches!(args.format, Format::Json | Format::Sarif) {
+        output::stdout_raw(&text)?;
+    } else {
+        output::stdout(&text)?;
+    }
     if args.format == Format::Github {
         write_step_summary(&outcome);
     }
@@ -151,21 +158,35 @@ pub fn lint_inputs(inputs: &[Input], options: &Options) -> Outcome {
     let workers = std::thread::available_parallelism()
         .map_or(1, std::num::NonZero::get)
         .clamp(1, groups.len().max(1));
-    let chunk = groups.len().div_ceil(workers).max(1);
-    let parts: Vec<Outcome> = std::thread::scope(|scope| {
-        let handles: Vec<_> = groups
-            .chunks(chunk)
-            .map(|part| scope.spawn(move || lint_groups(part, options)))
+    // Directories differ a lot in cost, so each worker takes the next one
+    // from a shared counter until none are left; the parts are put back in
+    // directory order below so the output does not depend on the timing.
+    let next = AtomicUsize::new(0);
+    let mut parts: Vec<(usize, Outcome)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some((dir, group)) = groups.get(i) else {
+                            break done;
+                        };
+                        done.push((i, lint_group(dir, group, options)));
+                    }
+                })
+            })
             .collect();
         handles
             .into_iter()
             // A panic in the rules is a bug: let it end the process (status
             // 101) rather than drop that part's findings.
-            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
             .collect()
     });
+    parts.sort_by_key(|(i, _)| *i);
     let mut outcome = Outcome::default();
-    for mut part in parts {
+    for (_, mut part) in parts {
         outcome.diagnostics.0.append(&mut part.diagnostics.0);
         outcome.files += part.files;
         outcome.errors.append(&mut part.errors);
@@ -174,30 +195,20 @@ pub fn lint_inputs(inputs: &[Input], options: &Options) -> Outcome {
     outcome
 }
 
-/// Lints a run of directories in one call; on an I/O error, each directory alone
-/// to find the unreadable one.
-fn lint_groups(groups: &[(&Path, Vec<Input>)], options: &Options) -> Outcome {
-    let all: Vec<Input> = groups.iter().flat_map(|(_, g)| g.iter().cloned()).collect();
-    let mut outcome = Outcome::default();
-    match lint::lint(&all, options) {
-        Ok(report) => {
-            outcome.diagnostics = report.diagnostics;
-            outcome.files = report.files;
-        }
-        Err(_) => {
-            for (dir, group) in groups {
-                match lint::lint(group, options) {
-                    Ok(mut report) => {
-                        outcome.diagnostics.0.append(&mut report.diagnostics.0);
-                        outcome.files += report.files;
-                    }
-                    Err(source) => outcome.errors.push(Error::Lint {
-                        dir: dir.to_path_buf(),
-                        source,
-                    }),
-                }
-            }
-        }
+/// Lints one directory; an I/O error becomes an [`Error::Lint`] for it.
+fn lint_group(dir: &Path, group: &[Input], options: &Options) -> Outcome {
+    match lint::lint(group, options) {
+        Ok(report) => Outcome {
+            diagnostics: report.diagnostics,
+            files: report.files,
+            errors: Vec::new(),
+        },
+        Err(source) => Outcome {
+            errors: vec![Error::Lint {
+                dir: dir.to_path_buf(),
+                source,
+            }],
+            ..Outcome::default()
+        },
     }
-    outcome
 }
