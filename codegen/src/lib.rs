@@ -151,6 +151,25 @@ fn failed(diagnostics: Diagnostics, inputs: Vec<PathBuf>, stubs: TokenStream) ->
     }
 }
 
+/// The expansion once all findings are known: the tokens when there is no
+/// error, otherwise the errors and the stand-in items.
+fn finish(
+    diagnostics: Diagnostics,
+    tokens: TokenStream,
+    inputs: Vec<PathBuf>,
+    stubs: TokenStream,
+) -> Expansion {
+    if diagnostics.has_errors() {
+        return failed(diagnostics, inputs, stubs);
+    }
+    Expansion {
+        result: Ok(tokens),
+        warnings: diagnostics,
+        inputs,
+        stubs: TokenStream::new(),
+    }
+}
+
 fn expand_tools(path: &Path, display: &str) -> Expansion {
     let map = PathMap::new(path, display);
     let main = if path.is_dir() {
@@ -186,21 +205,7 @@ fn expand_tools(path: &Path, display: &str) -> Expansion {
             .extend(locate::locate(out.issues, Subject::Tools(&names), &files).0);
         diagnostics.sort();
     }
-    let (errors, warnings) = split(diagnostics);
-    if errors.has_errors() {
-        return Expansion {
-            result: Err(errors),
-            warnings,
-            inputs,
-            stubs: tools::stubs(&names),
-        };
-    }
-    Expansion {
-        result: Ok(out.tokens),
-        warnings,
-        inputs,
-        stubs: TokenStream::new(),
-    }
+    finish(diagnostics, out.tokens, inputs, tools::stubs(&names))
 }
 
 fn expand_skill(path: &Path, display: &str) -> Expansion {
@@ -243,21 +248,7 @@ fn expand_skill(path: &Path, display: &str) -> Expansion {
             .extend(locate::locate(out.issues, Subject::Skill, &files).0);
         diagnostics.sort();
     }
-    let (errors, warnings) = split(diagnostics);
-    if errors.has_errors() {
-        return Expansion {
-            result: Err(errors),
-            warnings,
-            inputs,
-            stubs,
-        };
-    }
-    Expansion {
-        result: Ok(out.tokens),
-        warnings,
-        inputs,
-        stubs: TokenStream::new(),
-    }
+    finish(diagnostics, out.tokens, inputs, stubs)
 }
 
 fn skill_stubs() -> TokenStream {

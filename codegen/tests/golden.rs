@@ -11,15 +11,7 @@ use toolsmith_manifest::model::{
 };
 
 fn arg(param: &str, kind: ArgKind) -> ArgMapping {
-    ArgMapping {
-        param: param.into(),
-        kind,
-        flag: None,
-        flag_if_true: None,
-        flag_if_false: None,
-        normalize_newlines: false,
-        resolve_command: None,
-    }
+    ArgMapping::new(param, kind)
 }
 
 fn chai(binary: &str, subcommand: &str, args: Vec<ArgMapping>) -> Execution {

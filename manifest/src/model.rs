@@ -103,6 +103,22 @@ pub struct ArgMapping {
     pub resolve_command: Option<ResolveCommand>,
 }
 
+impl ArgMapping {
+    /// A mapping of `param` as `kind`, with no flag names, no newline
+    /// normalization and no resolver.
+    pub fn new(param: impl Into<String>, kind: ArgKind) -> Self {
+        ArgMapping {
+            param: param.into(),
+            kind,
+            flag: None,
+            flag_if_true: None,
+            flag_if_false: None,
+            normalize_newlines: false,
+            resolve_command: None,
+        }
+    }
+}
+
 /// Argument mapping kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ArgKind {

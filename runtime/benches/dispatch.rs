@@ -79,15 +79,10 @@ fn main() {
         execution: Execution::Chai(ChaiExecution {
             binary: "true".into(),
             subcommand: "x".into(),
-            args: vec![toolsmith::manifest::model::ArgMapping {
-                param: "value".into(),
-                kind: toolsmith::manifest::model::ArgKind::Positional,
-                flag: None,
-                flag_if_true: None,
-                flag_if_false: None,
-                normalize_newlines: false,
-                resolve_command: None,
-            }],
+            args: vec![toolsmith::manifest::model::ArgMapping::new(
+                "value",
+                toolsmith::manifest::model::ArgKind::Positional,
+            )],
             skill_dir: PathBuf::new(),
         }),
     };

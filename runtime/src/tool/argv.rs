@@ -873,15 +873,7 @@ mod tests {
     }
 
     fn mapping(param: &str, kind: ArgKind) -> ArgMapping {
-        ArgMapping {
-            param: param.into(),
-            kind,
-            flag: None,
-            flag_if_true: None,
-            flag_if_false: None,
-            normalize_newlines: false,
-            resolve_command: None,
-        }
+        ArgMapping::new(param, kind)
     }
 
     fn exec(args: Vec<ArgMapping>) -> ChaiExecution {

@@ -74,15 +74,7 @@ pub fn manifest(
 }
 
 pub fn positional(param: &str) -> ArgMapping {
-    ArgMapping {
-        param: param.into(),
-        kind: ArgKind::Positional,
-        flag: None,
-        flag_if_true: None,
-        flag_if_false: None,
-        normalize_newlines: false,
-        resolve_command: None,
-    }
+    ArgMapping::new(param, ArgKind::Positional)
 }
 
 pub fn resolved(param: &str, resolver: ResolveCommand) -> ArgMapping {
