@@ -3,7 +3,18 @@
 
 use std::path::{Path, PathBuf};
 use toolsmith_manifest::lint::{Options, load};
-use toolsmith_manifest::model::{ArgKind, Dialect, Execution, ResolveCommand};
+use toolsmith_manifest::model::{
+    ArgKind, ChaiExecution, ChaiVersion, Dialect, Execution, HintExitCode, ParamCondition,
+    ResolveCommand, select_spec,
+};
+
+/// The single chai spec of a tool.
+fn only(execution: &Execution) -> &ChaiExecution {
+    match execution {
+        Execution::Chai(specs) if specs.len() == 1 => &specs[0],
+        other => panic!("expected one chai spec, got {other:?}"),
+    }
+}
 
 fn fixture(case: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -24,9 +35,7 @@ fn legacy_model_keeps_every_kind_and_resolver() {
     );
     let names: Vec<&str> = m.tools.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["daily_update", "daily_read"]);
-    let Execution::Chai(update) = &m.tools[0].execution else {
-        panic!("not a chai execution");
-    };
+    let update = only(&m.tools[0].execution);
     assert_eq!(
         (update.binary.as_str(), update.subcommand.as_str()),
         ("notes-cli", "create")
@@ -54,9 +63,7 @@ fn legacy_model_keeps_every_kind_and_resolver() {
     assert_eq!(update.args[2].flag_if_true.as_deref(), Some("--overwrite"));
     assert_eq!(update.args[2].flag_if_false.as_deref(), Some("--append"));
     assert_eq!(update.args[3].flag, None);
-    let Execution::Chai(read) = &m.tools[1].execution else {
-        panic!("not a chai execution");
-    };
+    let read = only(&m.tools[1].execution);
     assert_eq!(
         read.args[0].resolve_command,
         Some(ResolveCommand::Command {
@@ -79,9 +86,7 @@ fn split_model_reads_three_files() {
     assert_eq!(m.path, dir.join("tools.json"));
     assert_eq!(m.inputs.len(), 3);
     assert_eq!(m.allowlist["git"], ["branch -d", "rev-parse"]);
-    let Some(Execution::Chai(delete)) = m.tools.first().map(|t| &t.execution) else {
-        panic!("no tool in the model");
-    };
+    let delete = only(&m.tools[0].execution);
     assert_eq!(delete.subcommand, "branch -d");
     // v0.5 strips the dashes of `flag` (and formats one letter as `-r`).
     assert_eq!(delete.args[1].flag.as_deref(), Some("r"));
@@ -96,18 +101,63 @@ fn split_model_reads_three_files() {
 }
 
 #[test]
-fn split_model_leaves_out_what_it_cannot_express() {
+fn split_model_carries_every_v05_kind_and_field() {
     let dir = fixture("split-basic");
     let loaded = load(&dir, "split-basic", &Options::default()).unwrap_or_else(|e| panic!("{e}"));
-    // files_read has paramCondition alternatives, readPath and absentDefault;
-    // files_write uses `binaryWrapper`, `stdin` and `literal`.
-    assert!(loaded.manifest.tools.is_empty());
-    let rules: Vec<&str> = loaded.warnings.iter().map(|d| d.rule).collect();
-    assert_eq!(rules, ["chai/unsupported-feature"; 4]);
+    let names: Vec<&str> = loaded
+        .manifest
+        .tools
+        .iter()
+        .map(|t| t.name.as_str())
+        .collect();
+    assert_eq!(names, ["files_read", "files_write"]);
+    let Execution::Chai(read) = &loaded.manifest.tools[0].execution else {
+        panic!("not chai");
+    };
+    // Three specs, chosen per call by `paramCondition`.
+    assert_eq!(read.len(), 3);
+    let first = &read[0];
+    assert_eq!(first.version, ChaiVersion::V05);
+    assert_eq!(first.pointer, "/0");
+    assert_eq!(first.subcommand_tokens(), ["file", "read-lines"]);
+    assert!(first.args[0].read_path && first.args[0].is_path());
+    assert_eq!(first.args[1].absent_default, Some(serde_json::json!(1)));
+    assert!(first.args[1].optional);
+    assert_eq!(first.success_exit_codes, [0, 1]);
+    assert_eq!(first.max_output_lines, Some(500));
+    assert_eq!(
+        first.truncation_hint.as_deref(),
+        Some("showing {kept} of {total} lines")
+    );
+    assert_eq!(first.hint_conditions[0].hint, "file not found");
+    assert_eq!(
+        first.hint_conditions[0].exit_code,
+        Some(HintExitCode::Text("nonzero".into()))
+    );
+    let post = first.post_process.as_ref().expect("postProcess");
+    assert!(post.empty_is_result);
+    assert_eq!(
+        read[1].param_condition,
+        Some(ParamCondition {
+            present: vec![],
+            absent: vec!["start_line".into()]
+        })
+    );
+    let args = serde_json::json!({"path": "a.md", "start_line": 3});
+    let chosen = select_spec("files_read", read, args.as_object().expect("object"));
+    assert_eq!(chosen.map(|s| s.pointer.as_str()), Ok("/2"));
+    let Execution::Chai(write) = &loaded.manifest.tools[1].execution else {
+        panic!("not chai");
+    };
+    assert_eq!(write[0].binary_wrapper, ["nice", "-n", "10"]);
+    let kinds: Vec<ArgKind> = write[0].args.iter().map(|a| a.kind).collect();
+    assert_eq!(kinds, [ArgKind::Flag, ArgKind::Stdin, ArgKind::Literal]);
+    assert_eq!(write[0].args[2].value.as_deref(), Some("--create"));
     assert!(
-        loaded.warnings.0[3]
-            .message
-            .contains("field `binaryWrapper`")
+        !loaded
+            .warnings
+            .iter()
+            .any(|d| d.rule == "chai/unsupported-feature")
     );
 }
 
@@ -125,8 +175,6 @@ fn tools_without_parameters_get_an_empty_object_schema() {
         Some(serde_json::json!({"type": "object", "properties": {}}))
     );
     // The legacy flag is kept as written: chai prepends `--` to it (U4).
-    let Some(Execution::Chai(search)) = loaded.manifest.tools.first().map(|t| &t.execution) else {
-        panic!("no search tool");
-    };
+    let search = only(&loaded.manifest.tools[0].execution);
     assert_eq!(search.args[1].flag.as_deref(), Some("--content"));
 }

@@ -4,11 +4,10 @@
 use super::Version;
 use super::allowlist::Allowlist;
 use super::fields::{expected_list, missing, show};
-use super::modelled::{self, Gap, field_gap, kind_gap};
 use super::resolver;
 use super::tools::{Property, ToolInfo};
 use crate::diagnostic::Finding;
-use crate::model::{ArgKind, ArgMapping};
+use crate::model::{ArgKind, ArgMapping, ResolveCommand};
 use crate::rules::Rule;
 use crate::suggest::closest;
 use crate::tree::Node;
@@ -81,13 +80,10 @@ pub struct Context<'a> {
 }
 
 /// The outcome of checking one mapping.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Mapped {
     /// The mapping, for the model.
     Arg(ArgMapping),
-    /// A valid v0.5 kind or field the model cannot express: leave the tool
-    /// out (the caller reports it once per execution spec).
-    Unsupported(Gap),
     /// Unusable (errors reported).
     Broken,
 }
@@ -138,16 +134,23 @@ pub fn check(node: &Node, label: &str, cx: &Context<'_>, findings: &mut Vec<Find
             findings,
         )
     });
-    if let Some(deny) = node.get("denyResolveCommand") {
+    let deny_resolve_command = node.get("denyResolveCommand").and_then(|deny| {
         resolver::check(
             deny,
             &format!("{label}.denyResolveCommand"),
             cx.version,
             cx.allowlist,
             findings,
-        );
-    }
-    model(node, kind, known, kind_node, resolve_command, cx.version)
+        )
+    });
+    model(
+        node,
+        kind,
+        known,
+        resolve_command,
+        deny_resolve_command,
+        cx.version,
+    )
 }
 
 /// Legacy serde requires `param` whatever the kind; v0.5 for every known kind but `literal`.
@@ -289,35 +292,35 @@ fn check_version_specifics(
     }
 }
 
-/// The mapping for the model, when it can express it.
+/// The mapping for the model.
 fn model(
     node: &Node,
     kind: &str,
     known: bool,
-    kind_node: Option<&Node>,
-    resolve_command: Option<crate::model::ResolveCommand>,
+    resolve_command: Option<ResolveCommand>,
+    deny_resolve_command: Option<ResolveCommand>,
     version: Version,
 ) -> Mapped {
     let kind = match kind {
         "positional" => ArgKind::Positional,
         "flag" => ArgKind::Flag,
         "flagifboolean" => ArgKind::FlagIfBoolean,
-        _ if known => {
-            return kind_node.map_or(Mapped::Broken, |k| Mapped::Unsupported(kind_gap(k)));
-        }
+        "stdin" if known => ArgKind::Stdin,
+        "workingdir" if known => ArgKind::WorkingDir,
+        "tempfile" if known => ArgKind::TempFile,
+        "literal" if known => ArgKind::Literal,
         _ => return Mapped::Broken,
     };
-    if version == Version::V05
-        && let Some(gap) = field_gap(node, modelled::ARG_FIELDS)
-    {
-        return Mapped::Unsupported(gap);
-    }
-    let Some((_, param)) = string(node, "param") else {
-        return Mapped::Broken;
+    let param = match (string(node, "param"), kind) {
+        (Some((_, p)), _) => p.to_string(),
+        (None, ArgKind::Literal) => String::new(),
+        (None, _) => return Mapped::Broken,
     };
     let get = |key: &str| string(node, key).map(|(_, s)| s.to_string());
+    let flag = |key: &str| node.get(key).and_then(Node::as_bool) == Some(true);
+    let v05 = version == Version::V05;
     Mapped::Arg(ArgMapping {
-        param: param.to_string(),
+        param,
         kind,
         flag: get("flag").map(|f| match version {
             Version::Legacy => f,
@@ -325,9 +328,24 @@ fn model(
         }),
         flag_if_true: get("flagIfTrue"),
         flag_if_false: get("flagIfFalse"),
-        normalize_newlines: version == Version::Legacy
-            && node.get("normalizeNewlines").and_then(Node::as_bool) == Some(true),
+        normalize_newlines: !v05 && flag("normalizeNewlines"),
         resolve_command,
+        value: get("value").filter(|_| v05),
+        absent_default: node
+            .get("absentDefault")
+            .filter(|n| v05 && !n.is_null())
+            .map(Node::to_value),
+        optional: v05 && flag("optional"),
+        split: v05 && flag("split"),
+        disambiguate_after_skipped_positionals: v05 && flag("disambiguateAfterSkippedPositionals"),
+        read_path: v05 && flag("readPath"),
+        write_path: v05 && flag("writePath"),
+        unsafe_path: v05 && flag("unsafePath"),
+        deny_pattern: get("denyPattern").filter(|_| v05),
+        deny_resolve_command: deny_resolve_command.filter(|_| v05),
+        deny_always_resolve: v05 && flag("denyAlwaysResolve"),
+        subcommand_override: get("subcommandOverride").filter(|_| v05),
+        pointer: node.pointer.clone(),
     })
 }
 

@@ -5,11 +5,10 @@ use super::Version;
 use super::allowlist::Allowlist;
 use super::args::{self, Context, Mapped};
 use super::fields::show;
-use super::modelled;
 use super::resolver;
 use super::tools::ToolInfo;
 use crate::diagnostic::Finding;
-use crate::model::ChaiExecution;
+use crate::model::{ChaiExecution, ChaiVersion, ParamCondition, PostProcess};
 use crate::rules::Rule;
 use crate::tree::{Kind, Node};
 use std::collections::{HashMap, HashSet};
@@ -150,16 +149,23 @@ pub fn check(
                     format!("{label}: binaryWrapper must be a non-empty array"),
                 ));
             }
-            if let Some(p) = item.get("postProcess") {
-                resolver::check(
+        }
+        let post_process = item
+            .get("postProcess")
+            .filter(|_| version == Version::V05)
+            .and_then(|p| {
+                let command = resolver::check(
                     p,
                     &format!("{label}.postProcess"),
                     version,
                     targets.allowlist,
                     findings,
-                );
-            }
-        }
+                )?;
+                Some(PostProcess {
+                    command,
+                    empty_is_result: p.get("emptyIsResult").and_then(Node::as_bool) == Some(true),
+                })
+            });
         let cx = Context {
             version,
             tool,
@@ -173,10 +179,6 @@ pub fn check(
         };
         let mut mappings = Vec::new();
         let mut usable = true;
-        let mut gap = match version {
-            Version::V05 => modelled::field_gap(item, modelled::SPEC_FIELDS),
-            Version::Legacy => None,
-        };
         for (j, arg) in item
             .get("args")
             .and_then(Node::as_array)
@@ -187,29 +189,31 @@ pub fn check(
             match args::check(arg, &format!("{label}.args[{j}]"), &cx, findings) {
                 Mapped::Arg(m) => mappings.push(m),
                 Mapped::Broken => usable = false,
-                Mapped::Unsupported(g) => {
-                    usable = false;
-                    gap.get_or_insert(g);
-                }
-            }
-        }
-        if let Some(g) = gap {
-            usable = false;
-            // An undeclared tool is reported as such, and never modelled.
-            if let Some(tool) = tool {
-                findings.push(modelled::unsupported(g, &label, tool));
             }
         }
         let execution = match (
             binary.and_then(Node::as_str),
             subcommand.and_then(Node::as_str),
         ) {
-            (Some(b), Some(s)) if usable => Some(ChaiExecution {
-                binary: b.to_string(),
-                subcommand: s.to_string(),
-                args: mappings,
-                skill_dir: skill_dir.to_path_buf(),
-            }),
+            (Some(b), Some(s)) if usable => {
+                let mut spec = ChaiExecution {
+                    version: match version {
+                        Version::Legacy => ChaiVersion::Legacy,
+                        Version::V05 => ChaiVersion::V05,
+                    },
+                    binary: b.to_string(),
+                    subcommand: s.to_string(),
+                    args: mappings,
+                    skill_dir: skill_dir.to_path_buf(),
+                    pointer: item.pointer.clone(),
+                    ..ChaiExecution::default()
+                };
+                if version == Version::V05 {
+                    spec.post_process = post_process;
+                    v05_fields(item, &mut spec);
+                }
+                Some(spec)
+            }
             _ => None,
         };
         let mut read = Vec::new();
@@ -339,4 +343,44 @@ fn duplicate(node: &Node, name: &str, label: &str, first: usize, version: Versio
         format!("{label}: duplicate execution spec for tool {}", show(name)),
     )
     .with_help(help)
+}
+
+/// The v0.5 spec fields that need no cross-checks to be modelled (their keys
+/// and JSON types are checked by `fields`; a value of the wrong shape is
+/// reported there and left out here).
+fn v05_fields(item: &Node, spec: &mut ChaiExecution) {
+    let strings = |node: &Node| -> Vec<String> {
+        node.as_array()
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|n| n.as_str().map(str::to_string))
+            .collect()
+    };
+    let value = |key: &str| item.get(key).filter(|n| !n.is_null()).map(Node::to_value);
+    if let Some(w) = item.get("binaryWrapper") {
+        spec.binary_wrapper = strings(w);
+    }
+    spec.bin_group = item
+        .get("condition")
+        .and_then(|c| c.get("binGroup"))
+        .and_then(|g| g.to_value().as_u64());
+    spec.param_condition = item
+        .get("paramCondition")
+        .filter(|p| !p.is_null())
+        .map(|p| ParamCondition {
+            present: p.get("present").map(strings).unwrap_or_default(),
+            absent: p.get("absent").map(strings).unwrap_or_default(),
+        });
+    spec.side_read = value("sideRead").and_then(|v| serde_json::from_value(v).ok());
+    spec.success_exit_codes = value("successExitCodes")
+        .and_then(|v| serde_json::from_value(v).ok())
+        .unwrap_or_default();
+    spec.max_output_lines = value("maxOutputLines").and_then(|v| serde_json::from_value(v).ok());
+    spec.truncation_hint = item
+        .get("truncationHint")
+        .and_then(Node::as_str)
+        .map(str::to_string);
+    spec.hint_conditions = value("hintConditions")
+        .and_then(|v| serde_json::from_value(v).ok())
+        .unwrap_or_default();
 }

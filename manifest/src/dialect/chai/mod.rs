@@ -12,14 +12,13 @@ pub mod args;
 pub mod execution;
 pub mod fields;
 pub mod legacy;
-pub mod modelled;
 pub mod resolver;
 pub mod split;
 pub mod tools;
 
 use crate::document::Document;
 use crate::lint::Options;
-use crate::model::{Dialect, Execution, Manifest, Tool};
+use crate::model::{ChaiExecution, ChaiVersion, Dialect, Execution, Manifest, Tool};
 use crate::rules::Rule;
 
 pub use split::SPLIT_FILE_MISSING;
@@ -48,7 +47,6 @@ pub static RULES: &[&Rule] = &[
     &args::POSITIONAL_OPTIONAL,
     &args::FLAG_DASHES,
     &args::NORMALIZE_NEWLINES_IGNORED,
-    &modelled::UNSUPPORTED_FEATURE,
     &resolver::RESOLVER_MODE,
     &resolver::SCRIPT_NAME,
     &resolver::SCRIPT_EXTENSION,
@@ -94,9 +92,8 @@ pub fn check_split(
     split::check(tools, allowlist, execution)
 }
 
-/// Puts the checked parts together into the model: every tool that has a
-/// execution spec the model can express, in file order (the first of
-/// duplicate names).
+/// Puts the checked parts together into the model: every tool whose
+/// execution specs are usable, in file order (the first of duplicate names).
 fn assemble(
     dialect: Dialect,
     path: std::path::PathBuf,
@@ -112,24 +109,26 @@ fn assemble(
         if !seen.insert(tool.name.as_str()) {
             continue;
         }
-        // A tool is modelled when every spec that runs it is: chai keeps the
-        // last legacy spec (HashMap insert); v0.5 alternatives
-        // (`paramCondition`, `condition`) are not expressible.
         let own = by_tool
             .get(tool.name.as_str())
             .map_or(&[][..], Vec::as_slice);
-        if own.iter().any(|s| s.execution.is_none() || s.conditional) {
+        // A tool is modelled when every spec that runs it is usable. Legacy
+        // chai keeps the last of duplicate specs (a HashMap insert); v0.5
+        // keeps them all and chooses per call (`model::select_spec`).
+        if own.is_empty() || own.iter().any(|s| s.execution.is_none()) {
             continue;
         }
-        let spec = own.last();
-        if let Some(chai) = spec.and_then(|s| s.execution.clone()) {
-            model_tools.push(Tool {
-                name: tool.name.clone(),
-                description: tool.description.clone(),
-                parameters: tool.schema.clone(),
-                execution: Execution::Chai(chai),
-            });
+        let mut chosen: Vec<ChaiExecution> =
+            own.iter().filter_map(|s| s.execution.clone()).collect();
+        if chosen.iter().all(|s| s.version == ChaiVersion::Legacy) {
+            chosen.drain(..chosen.len() - 1);
         }
+        model_tools.push(Tool {
+            name: tool.name.clone(),
+            description: tool.description.clone(),
+            parameters: tool.schema.clone(),
+            execution: Execution::Chai(chosen),
+        });
     }
     Manifest {
         dialect,
