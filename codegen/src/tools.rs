@@ -13,8 +13,7 @@ use toolsmith_manifest::dialect::chai::args::{
     FLAGIFBOOLEAN_NOT_BOOLEAN, PARAM_NOT_IN_PARAMETERS as UNKNOWN_PARAM,
 };
 use toolsmith_manifest::model::{
-    ArgKind, ArgMapping, ChaiExecution, CommandExecution, DescribeExecution, Execution, Manifest,
-    ResolveCommand, Tool,
+    ArgKind, ChaiExecution, CommandExecution, DescribeExecution, Execution, Manifest, Tool,
 };
 
 /// Generated tokens and the generator's findings (errors and warnings).
@@ -74,6 +73,7 @@ pub fn tools(manifest: &Manifest) -> Output {
         variants.push((ident(&pascal), ident(&args_name), tool.name.clone()));
     }
     tokens.extend(tool_call(&variants));
+    tokens.extend(policy(manifest));
     Output { tokens, issues }
 }
 
@@ -91,7 +91,7 @@ fn tool_impl(
     let description = tool.description.as_deref().unwrap_or_default();
     let schema = serde_json::to_string(&tool.parameters).unwrap_or_else(|_| "{}".into());
     let (invocation, methods) = match &tool.execution {
-        Execution::Chai(chai) => chai_argv(index, chai, fields, issues),
+        Execution::Chai(specs) => chai_argv(index, specs, fields, issues),
         Execution::Command(command) => command_argv(command),
         Execution::Describe(describe) => describe_argv(describe),
     };
@@ -117,82 +117,24 @@ fn string_list(items: &[String]) -> TokenStream {
     quote!(::std::vec![#(__ts::String::from(#items)),*])
 }
 
-fn resolver(resolve: Option<&ResolveCommand>) -> TokenStream {
-    let support = support();
-    match resolve {
-        None => quote!(__ts::None),
-        Some(ResolveCommand::Script { script, args }) => {
-            let args = string_list(args);
-            quote!(__ts::Some(#support::ResolveCommand::Script {
-                script: __ts::String::from(#script), args: #args }))
-        }
-        Some(ResolveCommand::Command {
-            binary,
-            subcommand,
-            args,
-        }) => {
-            let args = string_list(args);
-            quote!(__ts::Some(#support::ResolveCommand::Command {
-                binary: __ts::String::from(#binary),
-                subcommand: __ts::String::from(#subcommand), args: #args }))
-        }
-    }
-}
-
-/// One argument mapping as builder calls.
-fn mapping(
-    tool: usize,
-    index: usize,
-    m: &ArgMapping,
-    fields: &[Field],
-    issues: &mut Vec<Issue>,
-) -> TokenStream {
-    let param = &m.param;
-    let field = fields.iter().find(|f| f.wire == m.param);
-    let place = Place::Mapping { tool, index };
-    let value = field.map(|f| {
-        let name = ident(&f.name);
-        if f.optional {
-            quote!(self.#name.as_ref())
-        } else {
-            quote!(__ts::Some(&self.#name))
-        }
-    });
-    let normalize = m.normalize_newlines;
-    let resolve = resolver(m.resolve_command.as_ref());
-    match m.kind {
-        ArgKind::Positional => match value {
-            Some(value) => quote!(b.positional(#param, #value, #normalize, #resolve)?;),
-            None => {
-                issues.push(Issue::new(
-                    &UNKNOWN_PARAM,
-                    place,
-                    format!("positional parameter `{param}` is not declared in the tool's `parameters`, so every call would fail"),
-                ));
-                TokenStream::new()
-            }
-        },
-        ArgKind::Flag => {
-            let flag = m.flag.as_deref().unwrap_or(param);
-            match value {
-                Some(value) => quote!(b.flag(#param, #flag, #value, #normalize, #resolve)?;),
-                None => TokenStream::new(),
-            }
-        }
-        ArgKind::FlagIfBoolean => {
-            let if_true = option_str(m.flag_if_true.as_deref());
-            let if_false = option_str(m.flag_if_false.as_deref());
-            let value = match field {
-                None => quote!(__ts::None),
-                Some(f) if f.ty == Ty::Bool => {
-                    let name = ident(&f.name);
-                    if f.optional {
-                        quote!(self.#name)
-                    } else {
-                        quote!(__ts::Some(self.#name))
-                    }
+/// The checks of the mappings against the generated fields: a positional
+/// needs a declared parameter (unless a default or `optional` supplies it),
+/// a `flagifboolean` a boolean one.
+fn check_mappings(tool: usize, specs: &[ChaiExecution], fields: &[Field], issues: &mut Vec<Issue>) {
+    for spec in specs {
+        for (index, m) in spec.args.iter().enumerate() {
+            let place = Place::Mapping { tool, index };
+            let field = fields.iter().find(|f| f.wire == m.param);
+            let param = &m.param;
+            match (m.kind, field) {
+                (ArgKind::Positional, None) if m.absent_default.is_none() && !m.optional => {
+                    issues.push(Issue::new(
+                        &UNKNOWN_PARAM,
+                        place,
+                        format!("positional parameter `{param}` is not declared in the tool's `parameters`, so every call would fail"),
+                    ));
                 }
-                Some(f) => {
+                (ArgKind::FlagIfBoolean, Some(f)) if f.ty != Ty::Bool => {
                     issues.push(Issue::new(
                         &FLAGIFBOOLEAN_NOT_BOOLEAN,
                         place,
@@ -201,10 +143,9 @@ fn mapping(
                             describe_ty(&f.ty)
                         ),
                     ));
-                    quote!(__ts::None)
                 }
-            };
-            quote!(b.flag_if_boolean(#value, #if_true, #if_false);)
+                _ => {}
+            }
         }
     }
 }
@@ -228,46 +169,28 @@ fn describe_ty(ty: &Ty) -> &'static str {
     }
 }
 
-fn option_str(s: Option<&str>) -> TokenStream {
-    match s {
-        Some(s) => quote!(__ts::Some(#s)),
-        None => quote!(__ts::None),
-    }
-}
-
+/// A chai tool: its execution specs embedded as JSON text, the command built
+/// at run time by the runtime's one chai road (`Runtime::plan`).
 fn chai_argv(
     tool: usize,
-    chai: &ChaiExecution,
+    specs: &[ChaiExecution],
     fields: &[Field],
     issues: &mut Vec<Issue>,
 ) -> (TokenStream, TokenStream) {
+    check_mappings(tool, specs, fields, issues);
     let support = support();
-    let binary = &chai.binary;
-    let subcommand = &chai.subcommand;
-    let steps: Vec<TokenStream> = chai
-        .args
-        .iter()
-        .enumerate()
-        .map(|(i, m)| mapping(tool, i, m, fields, issues))
-        .collect();
-    let invocation = quote!(__ts::Ok(
-        self.__argv()?.into_invocation(<Self as __ts::Tool>::NAME)
-    ));
-    // No `mut` without mappings: generated code must not warn in the user's crate.
-    let binding = if steps.iter().all(TokenStream::is_empty) {
-        quote!(let b)
-    } else {
-        quote!(let mut b)
+    let text = serde_json::to_string(specs).unwrap_or_else(|_| "[]".into());
+    let invocation = quote! {
+        static SPECS: #support::ChaiSpecs = #support::ChaiSpecs::new(#text);
+        #support::chai_invocation(<Self as __ts::Tool>::NAME, SPECS.get(), self)
     };
     let methods = quote! {
-        fn __argv(&self) -> __ts::Result<#support::ArgvBuilder, #support::ArgvError> {
-            #binding = #support::ArgvBuilder::new(#binary, #subcommand);
-            #(#steps)*
-            __ts::Ok(b)
-        }
-        /// `[binary, subcommand, args…]` in the execution spec's order.
+        /// The command the call would run, without a policy: `binaryWrapper`,
+        /// binary, subcommand tokens, then the mapped arguments (path values
+        /// as given: the runtime resolves them in its sandbox; temp files as
+        /// `$TEMPFILE{param}`; resolvers as `$(their argv)`).
         pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, #support::ArgvError> {
-            __ts::Ok(self.__argv()?.argv())
+            #support::chai_argv(&__ts::Tool::invocation(self)?)
         }
     };
     (invocation, methods)
@@ -352,12 +275,55 @@ fn tool_call(variants: &[(proc_macro2::Ident, proc_macro2::Ident, String)]) -> T
                 match #scrutinee { #(Self::#v(args) => #support::to_arguments(args)),* }
             }
         }
+        impl #support::Call for ToolCall {
+            fn name(&self) -> &str {
+                ToolCall::name(self)
+            }
+            fn invocation(&self) -> __ts::Result<#support::Invocation, #support::ArgvError> {
+                ToolCall::invocation(self)
+            }
+        }
         #(impl ::std::convert::From<#a> for ToolCall {
             fn from(args: #a) -> Self { Self::#v(args) }
         })*
         /// The tools as a model expects them (OpenAI function-tool shape).
         pub fn definitions() -> #json::Value {
             #json::Value::Array(::std::vec![#(<#a as __ts::Tool>::definition()),*])
+        }
+    }
+}
+
+/// `ALLOWLIST` (chai: binary → subcommands, as the manifest declares) and
+/// `policy()`: the default-deny policy with the manifest's own allowlist, so
+/// that `Runtime::new(module::policy())` runs every generated tool.
+fn policy(manifest: &Manifest) -> TokenStream {
+    let support = support();
+    let binaries: Vec<&String> = manifest.allowlist.keys().collect();
+    let subs: Vec<&Vec<String>> = manifest.allowlist.values().collect();
+    let programs: Vec<String> = manifest
+        .tools
+        .iter()
+        .filter_map(|t| match &t.execution {
+            Execution::Command(c) => Some(c.program.to_string_lossy().into_owned()),
+            Execution::Describe(d) => Some(d.program.to_string_lossy().into_owned()),
+            Execution::Chai(_) => None,
+        })
+        .collect();
+    quote! {
+        /// The manifest's allowlist: binary → allowed subcommands.
+        #[allow(dead_code)]
+        pub const ALLOWLIST: &[(&str, &[&str])] = &[#((#binaries, &[#(#subs),*])),*];
+        /// The default-deny policy with this manifest's allowlist (and its
+        /// agentcli / describe programs): `Runtime::new(policy())` runs every
+        /// tool of the manifest and nothing else.
+        #[allow(dead_code)]
+        pub fn policy() -> #support::Policy {
+            let mut policy = #support::Policy::default();
+            for (binary, subcommands) in ALLOWLIST {
+                policy.allow_mut(binary, subcommands.iter().copied());
+            }
+            #(policy.allow_mut(#programs, ::std::iter::empty::<&str>());)*
+            policy
         }
     }
 }

@@ -15,12 +15,13 @@ fn arg(param: &str, kind: ArgKind) -> ArgMapping {
 }
 
 fn chai(binary: &str, subcommand: &str, args: Vec<ArgMapping>) -> Execution {
-    Execution::Chai(ChaiExecution {
+    Execution::Chai(vec![ChaiExecution {
         binary: binary.into(),
         subcommand: subcommand.into(),
         args,
         skill_dir: PathBuf::from("/skills/notes"),
-    })
+        ..ChaiExecution::default()
+    }])
 }
 
 pub fn kitchen_sink() -> Manifest {

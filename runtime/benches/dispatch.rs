@@ -76,15 +76,15 @@ fn main() {
             "required": ["value"],
             "additionalProperties": false
         }),
-        execution: Execution::Chai(ChaiExecution {
+        execution: Execution::Chai(vec![ChaiExecution {
             binary: "true".into(),
             subcommand: "x".into(),
             args: vec![toolsmith::manifest::model::ArgMapping::new(
                 "value",
                 toolsmith::manifest::model::ArgKind::Positional,
             )],
-            skill_dir: PathBuf::new(),
-        }),
+            ..ChaiExecution::default()
+        }]),
     };
     let manifest = Manifest {
         dialect: Dialect::ChaiLegacy,

@@ -4,6 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::sandbox::Sandbox;
 pub use crate::tool::argv::LeadingDash;
 
 /// The `PATH` every tool sees, and the only directories bare program names are searched in.
@@ -54,6 +55,14 @@ pub struct Policy {
     /// Variables with fixed values set for every tool (not taken from the
     /// parent), such as `TOOLSMITH_STUB=1`. Denied names are refused.
     pub set_env: BTreeMap<String, String>,
+    /// The path sandbox of chai `readPath`/`writePath`/`workingdir`
+    /// parameters: their values must resolve inside these roots (the first is
+    /// where relative paths start and the default working directory). Empty:
+    /// a tool with path parameters is refused.
+    pub sandbox: Sandbox,
+    /// Honour chai's `unsafePath` (a parameter that skips every path check).
+    /// Off: a call that uses such a parameter is refused.
+    pub allow_unsafe_path: bool,
 }
 
 impl Default for Policy {
@@ -72,6 +81,8 @@ impl Default for Policy {
             kill_group_on_exit: true,
             redact: Vec::new(),
             set_env: BTreeMap::new(),
+            sandbox: Sandbox::default(),
+            allow_unsafe_path: false,
         }
     }
 }

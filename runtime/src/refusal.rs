@@ -1,10 +1,12 @@
 //! [`Refusal`]: why a call did not run (or could not start).
 
+use crate::plan::Plan;
+use crate::sandbox::PathError;
 use crate::tool::{ArgvError, CallError};
 use std::path::PathBuf;
 
 /// Why a call was refused before any process started, or could not be started.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum Refusal {
     /// Unknown tool, arguments that are not JSON, or schema violations (all of them).
     #[error(transparent)]
@@ -55,9 +57,31 @@ pub enum Refusal {
         /// The compiler's message.
         message: String,
     },
-    /// A risky call was not confirmed.
-    #[error("tool {0}: call not confirmed")]
-    NotConfirmed(String),
+    /// A risky call was not confirmed; the plan of what it would have run,
+    /// for showing to the person asked.
+    #[error("tool {tool}: call not confirmed")]
+    NotConfirmed {
+        /// The tool.
+        tool: String,
+        /// What the call would run, when it could be planned.
+        plan: Option<Box<Plan>>,
+    },
+    /// A path parameter outside the sandbox, or a value that looks like a path
+    /// where the manifest does not declare one.
+    #[error(transparent)]
+    Path(#[from] PathError),
+    /// chai's own call-time refusals: no execution spec matches, a deny
+    /// pattern matches, a resolver failed, a missing stdin or temp-file value.
+    #[error("{message}")]
+    Rejected {
+        /// The tool.
+        tool: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The program changed on disk between planning and running.
+    #[error("program {0} changed on disk after the call was planned")]
+    ProgramChanged(PathBuf),
     /// The operating system could not start the program.
     #[error("cannot start {program}: {message}")]
     Spawn {
@@ -86,7 +110,10 @@ impl Refusal {
             Refusal::DeniedEnv(_) => "denied_env",
             Refusal::InvalidName(_) => "invalid_name",
             Refusal::InvalidSchema { .. } => "invalid_schema",
-            Refusal::NotConfirmed(_) => "not_confirmed",
+            Refusal::NotConfirmed { .. } => "not_confirmed",
+            Refusal::Path(_) => "path",
+            Refusal::Rejected { .. } => "rejected",
+            Refusal::ProgramChanged(_) => "program_changed",
             Refusal::Spawn { .. } => "spawn_failed",
         }
     }

@@ -4,28 +4,35 @@
 use crate::audit::{Audit, Event};
 use crate::catalog::Catalog;
 use crate::outcome::Outcome;
+use crate::outcome::Status;
+use crate::output;
+use crate::plan::{Hidden, OutputPlan, Plan, PostProcessPlan};
 use crate::policy::{Policy, is_denied_env};
 use crate::process::{self, CancelToken, Spec};
 use crate::program;
 use crate::refusal::Refusal;
 use crate::risk::RiskPolicy;
-use crate::tool::argv::{ArgvBuilder, check_token};
-use crate::tool::{CallError, Invocation, Tool, Violation};
+use crate::tool::argv::check_token;
+use crate::tool::chai;
+use crate::tool::{Call, CallError, ChaiCall, Invocation, Tool, Violation};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::ffi::OsString;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
-use toolsmith_manifest::model::{self, Execution, Manifest, ResolveCommand};
+use toolsmith_manifest::model::{
+    self, ChaiExecution, ChaiVersion, Execution, Manifest, ResolveCommand, SideRead, select_spec,
+};
 
 /// A callback receiving lifecycle [`Event`]s.
 pub type EventSink = Arc<dyn Fn(&Event) + Send + Sync>;
 
-/// One tool call of a batch.
+/// One tool call of a batch, as the model wrote it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Call {
+pub struct ModelCall {
     /// The tool name.
     pub name: String,
     /// The arguments JSON as the model wrote it.
@@ -145,7 +152,13 @@ impl Runtime {
 
     fn resolve_tool_program(&self, exec: &Execution, base: &Path) -> Result<PathBuf, Refusal> {
         match exec {
-            Execution::Chai(c) => program::resolve(&c.binary, &self.policy.path),
+            Execution::Chai(specs) => match specs.first() {
+                Some(c) => program::resolve(
+                    c.binary_wrapper.first().unwrap_or(&c.binary),
+                    &self.policy.path,
+                ),
+                None => Err(Refusal::RelativeProgram(String::new())),
+            },
             Execution::Command(c) => {
                 let written = c
                     .command
@@ -193,29 +206,610 @@ impl Runtime {
         self.tools.keys().map(String::as_str)
     }
 
-    /// Runs a call of a generated tool type.
+    /// Runs a call of a generated tool type: [`Runtime::plan`] then [`Runtime::run_plan`].
     pub fn run<T: Tool>(&self, call: &T) -> Result<Outcome, Refusal> {
-        self.run_with(call, &CancelToken::new())
+        self.run_call_with(call, &CancelToken::new())
     }
 
     /// [`Runtime::run`] with a cancel token.
     pub fn run_with<T: Tool>(&self, call: &T, cancel: &CancelToken) -> Result<Outcome, Refusal> {
-        let inv = call
-            .invocation()
-            .inspect_err(|e| self.rejected(T::NAME, &Refusal::Argv(e.clone())))?;
-        self.run_invocation(inv, cancel)
-            .inspect_err(|e| self.rejected(T::NAME, e))
+        self.run_call_with(call, cancel)
     }
 
-    /// Runs an [`Invocation`] built elsewhere (generated code).
-    fn run_invocation(&self, inv: Invocation, cancel: &CancelToken) -> Result<Outcome, Refusal> {
+    /// Runs any [`Call`]: a generated `ToolCall` (what `ToolCall::parse`
+    /// returned for the model's call) or a typed `…Args` value.
+    ///
+    /// ```no_run
+    /// # mod notes { toolsmith::tools!("../fixtures/examples/coreutils-skill/tools.json"); }
+    /// use toolsmith::{Runtime};
+    /// let call = notes::ToolCall::parse("list_directory", r#"{"path": "."}"#)?;
+    /// let rt = Runtime::new(notes::policy());
+    /// let outcome = rt.run_call(&call)?;
+    /// println!("{}", outcome.for_model());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn run_call(&self, call: &(impl Call + ?Sized)) -> Result<Outcome, Refusal> {
+        self.run_call_with(call, &CancelToken::new())
+    }
+
+    /// [`Runtime::run_call`] with a cancel token.
+    pub fn run_call_with(
+        &self,
+        call: &(impl Call + ?Sized),
+        cancel: &CancelToken,
+    ) -> Result<Outcome, Refusal> {
+        let name = call.name().to_owned();
+        self.plan_with(call, true)
+            .and_then(|plan| self.run_plan_with(plan, cancel))
+            .inspect_err(|e| self.rejected(&name, e))
+    }
+
+    /// Everything a call would run, decided without running it: program,
+    /// argv, stdin, working directory, environment, temp files, timeout and
+    /// output pipeline. `resolveCommand` steps run (their output is part of
+    /// argv); see [`Runtime::plan_with`] to show them instead.
+    pub fn plan(&self, call: &(impl Call + ?Sized)) -> Result<Plan, Refusal> {
+        self.plan_with(call, true)
+    }
+
+    /// [`Runtime::plan`]; with `run_resolvers` false a resolver's value is
+    /// shown as `$(its argv)` instead of running it.
+    pub fn plan_with(
+        &self,
+        call: &(impl Call + ?Sized),
+        run_resolvers: bool,
+    ) -> Result<Plan, Refusal> {
+        let inv = call.invocation()?;
+        self.plan_invocation(inv, run_resolvers, &CancelToken::new())
+    }
+
+    /// The plan of a call of a loaded tool given as the model wrote it (name
+    /// and arguments JSON), as [`Runtime::dispatch`] makes it.
+    pub fn plan_dispatch(
+        &self,
+        name: &str,
+        arguments_json: &str,
+        run_resolvers: bool,
+    ) -> Result<Plan, Refusal> {
+        let inv = self.dispatch_invocation(name, arguments_json)?;
+        self.plan_invocation(inv, run_resolvers, &CancelToken::new())
+    }
+
+    /// Runs a plan exactly as made. Refused only for what can change between
+    /// planning and running: a program missing or replaced on disk.
+    pub fn run_plan(&self, plan: Plan) -> Result<Outcome, Refusal> {
+        self.run_plan_with(plan, &CancelToken::new())
+    }
+
+    /// [`Runtime::run_plan`] with a cancel token.
+    pub fn run_plan_with(&self, plan: Plan, cancel: &CancelToken) -> Result<Outcome, Refusal> {
+        let Some(program) = plan.program.clone() else {
+            return Err(Refusal::ProgramNotFound {
+                program: plan
+                    .argv
+                    .first()
+                    .map(|a| a.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                reason: plan.problems.join("; "),
+            });
+        };
+        if identity(&program) != plan.hidden.identity {
+            return Err(Refusal::ProgramChanged(program));
+        }
+        // Temp files: a private directory (0700) per call, files 0600,
+        // removed when `_dir` drops, after the process has ended.
+        let mut args: Vec<String> = plan
+            .argv
+            .iter()
+            .skip(1)
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        let _dir = if plan.tempfiles.is_empty() {
+            None
+        } else {
+            let dir = tempfile::Builder::new()
+                .prefix("toolsmith-")
+                .tempdir()
+                .map_err(|e| spawn_error(&program, &e))?;
+            for t in &plan.tempfiles {
+                let path = dir.path().join(sanitize(&t.param));
+                write_private(&path, &t.content).map_err(|e| spawn_error(&program, &e))?;
+                let placeholder = t.placeholder();
+                let real = path.to_string_lossy().into_owned();
+                for a in args.iter_mut().filter(|a| **a == placeholder) {
+                    a.clone_from(&real);
+                }
+            }
+            Some(dir)
+        };
+        let spec = Spec {
+            program: program.clone(),
+            args,
+            env: plan.hidden.env.clone(),
+            stdin: plan.stdin.clone(),
+            cwd: plan.cwd.clone().or_else(|| self.policy.working_dir.clone()),
+            timeout: plan.timeout,
+            max_output: plan.max_output,
+            drain: self.policy.drain(),
+            kill_group_on_exit: self.policy.kill_group_on_exit,
+        };
+        let call_id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        if let Some(a) = &self.audit {
+            let argv: Vec<String> = plan
+                .argv
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect();
+            let env_keys: Vec<&String> = plan.env.iter().map(|(k, _)| k).collect();
+            a.record(
+                "tool_call_requested",
+                json!({"call_id": call_id, "tool": plan.tool, "argv": self.redact(&argv), "env_keys": env_keys}),
+            );
+        }
+        self.emit(Event::Start {
+            call_id,
+            tool: plan.tool.clone(),
+        });
+        let tool = plan.tool.clone();
+        let mut beat = |elapsed| {
+            self.emit(Event::Heartbeat {
+                call_id,
+                tool: tool.clone(),
+                elapsed,
+            })
+        };
+        let mut outcome = match process::execute(&spec, cancel, &mut beat) {
+            Ok(o) => o,
+            Err(e) => {
+                self.emit(Event::End {
+                    call_id,
+                    tool: plan.tool.clone(),
+                    status: "spawn_failed",
+                    duration: Duration::ZERO,
+                });
+                return Err(spawn_error(&program, &e));
+            }
+        };
+        if plan.hidden.json_contract {
+            outcome.apply_json_contract();
+        }
+        if plan.hidden.pipeline {
+            self.apply_pipeline(&plan, &mut outcome, cancel);
+        }
+        if let Some(a) = &self.audit {
+            a.record(
+                "tool_call_completed",
+                json!({
+                    "call_id": call_id, "tool": plan.tool, "status": outcome.status.as_str(),
+                    "exit_code": outcome.exit_code, "signal": outcome.signal,
+                    "truncated": outcome.truncated, "output_incomplete": outcome.output_incomplete,
+                    "duration_ms": u64::try_from(outcome.duration.as_millis()).unwrap_or(u64::MAX),
+                }),
+            );
+        }
+        self.emit(Event::End {
+            call_id,
+            tool: plan.tool,
+            status: outcome.status.as_str(),
+            duration: outcome.duration,
+        });
+        Ok(outcome)
+    }
+
+    /// chai v0.5's output pipeline (dialects.md §2.10) applied to a call that
+    /// ran; the result the model gets is `outcome.result`.
+    fn apply_pipeline(&self, plan: &Plan, outcome: &mut Outcome, cancel: &CancelToken) {
+        let code = match outcome.status {
+            Status::Success => 0,
+            Status::Failed { code: Some(c) } if plan.output.success_exit_codes.contains(&c) => c,
+            _ => return,
+        };
+        outcome.status = Status::Success;
+        let merged = output::merge(&outcome.stdout, &outcome.stderr);
+        let text = self.pipeline(plan, merged, code, true, cancel);
+        outcome.result = Some(Value::String(text));
+    }
+
+    /// What the model would get if the planned program printed `stdout` and
+    /// exited with `exit_code` (`--simulated-output`): `None` when that exit
+    /// code is a failure (`successExitCodes` does not list it). The
+    /// post-processor runs only with `run_post_process`.
+    pub fn simulate(
+        &self,
+        plan: &Plan,
+        stdout: &str,
+        exit_code: i32,
+        run_post_process: bool,
+    ) -> Option<String> {
+        if exit_code != 0 && !plan.output.success_exit_codes.contains(&exit_code) {
+            return None;
+        }
+        if !plan.hidden.pipeline {
+            return Some(stdout.to_owned());
+        }
+        Some(self.pipeline(
+            plan,
+            stdout.to_owned(),
+            exit_code,
+            run_post_process,
+            &CancelToken::new(),
+        ))
+    }
+
+    /// O2–O5 on the merged output of a successful call: postProcess, hints,
+    /// truncation, sideRead.
+    fn pipeline(
+        &self,
+        plan: &Plan,
+        mut text: String,
+        code: i32,
+        run_post_process: bool,
+        cancel: &CancelToken,
+    ) -> String {
+        let out = &plan.output;
+        if let Some(post) = out.post_process.as_ref().filter(|_| run_post_process)
+            && let Some(program) = &post.program
+        {
+            let mut env = plan.hidden.env.clone();
+            env.push(("CHAI_EXIT_CODE".into(), OsString::from(code.to_string())));
+            let spec = Spec {
+                program: program.clone(),
+                args: post.argv.clone(),
+                env,
+                stdin: Some(text.clone().into_bytes()),
+                cwd: self.policy.working_dir.clone(),
+                timeout: self.policy.helper_timeout,
+                max_output: plan.max_output,
+                drain: self.policy.drain(),
+                kill_group_on_exit: self.policy.kill_group_on_exit,
+            };
+            if let Ok(o) = process::execute(&spec, cancel, &mut |_| {})
+                && o.is_success()
+                && (!o.stdout.is_empty() || post.empty_is_result)
+            {
+                text = o.stdout;
+            }
+        }
+        text = output::apply_hints(&text, code, &out.hint_conditions, &out.arguments);
+        if let Some(max) = out.max_output_lines {
+            text = output::truncate(&text, max, out.truncation_hint.as_deref());
+        }
+        if let Some(side) = &out.side_read
+            && let Some(content) = self.side_read(side, &out.arguments)
+        {
+            text = output::append_side_read(
+                &text,
+                side.label.as_deref().unwrap_or(&side.filename),
+                &content,
+            );
+        }
+        text
+    }
+
+    /// `sideRead`: the file beside a path parameter, read only inside the
+    /// sandbox and only when it has non-blank content.
+    fn side_read(&self, side: &SideRead, args: &serde_json::Map<String, Value>) -> Option<String> {
+        if side.filename.contains(['/', '\\']) || side.filename.contains("..") {
+            return None;
+        }
+        let dir = args.get(&side.path_param)?.as_str()?;
+        let path = self
+            .policy
+            .sandbox
+            .resolve(&side.path_param, dir, false)
+            .ok()?;
+        let file = path.join(&side.filename).canonicalize().ok()?;
+        self.policy.sandbox.root_of(&file)?;
+        let mut content = String::new();
+        std::fs::File::open(&file)
+            .ok()?
+            .take(u64::try_from(self.policy.max_output).unwrap_or(u64::MAX))
+            .read_to_string(&mut content)
+            .ok()?;
+        (!content.trim().is_empty()).then_some(content)
+    }
+
+    /// Runs a call of a tool loaded at run time, given the arguments JSON as
+    /// the model wrote it: parsed and validated against the tool's schema
+    /// (every violation reported), then planned and executed.
+    pub fn dispatch(&self, name: &str, arguments_json: &str) -> Result<Outcome, Refusal> {
+        self.dispatch_with(name, arguments_json, &CancelToken::new())
+    }
+
+    /// [`Runtime::dispatch`] with a cancel token.
+    pub fn dispatch_with(
+        &self,
+        name: &str,
+        arguments_json: &str,
+        cancel: &CancelToken,
+    ) -> Result<Outcome, Refusal> {
+        self.dispatch_invocation(name, arguments_json)
+            .and_then(|inv| self.plan_invocation(inv, true, cancel))
+            .and_then(|plan| self.run_plan_with(plan, cancel))
+            .inspect_err(|e| self.rejected(name, e))
+    }
+
+    /// Parses and validates a call without running it (what [`Runtime::dispatch`]
+    /// checks first): unknown tool, invalid JSON, every schema violation.
+    pub fn validate_call(&self, name: &str, arguments_json: &str) -> Result<Value, Refusal> {
+        let entry = self
+            .tools
+            .get(name)
+            .ok_or_else(|| CallError::UnknownTool(name.to_string()))?;
+        validate(entry, arguments_json)
+    }
+
+    /// The invocation of a loaded tool for a call as the model wrote it.
+    fn dispatch_invocation(&self, name: &str, arguments_json: &str) -> Result<Invocation, Refusal> {
+        let entry = self
+            .tools
+            .get(name)
+            .ok_or_else(|| CallError::UnknownTool(name.to_string()))?;
+        let args = validate(entry, arguments_json)?;
+        let mut inv = Invocation {
+            tool: name.to_string(),
+            program: String::new(),
+            args: Vec::new(),
+            stdin: None,
+            env_passthrough: Vec::new(),
+            timeout: None,
+            resolve: Vec::new(),
+            subcommand: None,
+            chai: None,
+        };
+        match &entry.tool.execution {
+            Execution::Chai(specs) => {
+                let arguments = args.as_object().cloned().ok_or_else(|| not_object(name))?;
+                inv.program = specs.first().map(|s| s.binary.clone()).unwrap_or_default();
+                inv.chai = Some(ChaiCall {
+                    specs: specs.clone(),
+                    arguments,
+                });
+            }
+            Execution::Command(c) => {
+                inv.program = c.command.first().cloned().unwrap_or_default();
+                inv.args = c.command.iter().skip(1).cloned().collect();
+                inv.stdin = Some(if arguments_json.trim().is_empty() {
+                    b"{}".to_vec()
+                } else {
+                    arguments_json.as_bytes().to_vec()
+                });
+                inv.env_passthrough.clone_from(&c.env_passthrough);
+                inv.timeout = c.timeout_sec.map(Duration::from_secs);
+            }
+            Execution::Describe(d) => {
+                if name.is_empty() || name.contains(['/', '\\', '\0']) || name.contains("..") {
+                    return Err(Refusal::InvalidName(name.to_string()));
+                }
+                let text = args.to_string();
+                check_token("arguments", &text)?;
+                inv.program = d.program.to_string_lossy().into_owned();
+                inv.args = vec![text];
+            }
+        }
+        Ok(inv)
+    }
+
+    /// The one preparation step of every call: program, argv (chai's
+    /// mappings, sandbox, deny patterns, resolvers), stdin, temp files,
+    /// environment, timeout and output pipeline.
+    fn plan_invocation(
+        &self,
+        inv: Invocation,
+        run_resolvers: bool,
+        cancel: &CancelToken,
+    ) -> Result<Plan, Refusal> {
         let entry = self.tools.get(&inv.tool);
-        // The program of a loaded manifest entry is the one checked at load;
-        // otherwise resolve now: bare names in the fixed PATH, absolute paths
-        // canonicalized (and kept inside `tools/bin` when they name it).
+        let mut problems = Vec::new();
+        let mut hidden = Hidden::default();
+        let mut output = OutputPlan::default();
+        let (program, argv, stdin, cwd, tempfiles) = if let Some(chai) = &inv.chai {
+            let specs = self.eligible_specs(&chai.specs);
+            let spec = select_spec(&inv.tool, &specs, &chai.arguments).map_err(|message| {
+                Refusal::Rejected {
+                    tool: inv.tool.clone(),
+                    message,
+                }
+            })?;
+            let skill_dir = spec.skill_dir.clone();
+            let tool = inv.tool.clone();
+            let mut resolve = |param: &str, resolver: &ResolveCommand, args: Vec<String>| {
+                if run_resolvers {
+                    self.run_resolver(&tool, param, resolver, args, &skill_dir, cancel)
+                } else {
+                    Ok(Some(format!(
+                        "$({})",
+                        resolver_argv(resolver, &args).join(" ")
+                    )))
+                }
+            };
+            let mut env = chai::Env {
+                sandbox: &self.policy.sandbox,
+                leading_dash: self.policy.leading_dash.clone(),
+                allow_unsafe_path: self.policy.allow_unsafe_path,
+                resolve: &mut resolve,
+                preview: false,
+            };
+            let prepared = chai::prepare(&inv.tool, spec, &chai.arguments, &mut env)?;
+            let sub = prepared.subcommand.trim();
+            let sub =
+                (!sub.is_empty() || !self.policy.allows(&prepared.binary, None)).then_some(sub);
+            if !self.policy.allows(&prepared.binary, sub) {
+                return Err(Refusal::NotAllowlisted {
+                    binary: prepared.binary.clone(),
+                    subcommand: Some(prepared.subcommand.clone()),
+                });
+            }
+            let named = prepared.wrapper.first().unwrap_or(&prepared.binary);
+            let program = match program::resolve(named, &self.policy.path) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    problems.push(e.to_string());
+                    None
+                }
+            };
+            let mut argv: Vec<String> = prepared.wrapper.clone();
+            if !prepared.wrapper.is_empty() || argv.is_empty() {
+                argv.push(prepared.binary.clone());
+            }
+            argv.extend(prepared.args);
+            hidden.skill_dir = Some(spec.skill_dir.clone());
+            hidden.pipeline = spec.version == ChaiVersion::V05;
+            output = OutputPlan {
+                success_exit_codes: spec.success_exit_codes.clone(),
+                max_output_lines: spec.max_output_lines,
+                truncation_hint: spec.truncation_hint.clone(),
+                hint_conditions: spec.hint_conditions.clone(),
+                post_process: spec
+                    .post_process
+                    .as_ref()
+                    .map(|p| self.plan_post_process(p, &spec.skill_dir, &prepared.arguments)),
+                side_read: spec.side_read.clone(),
+                arguments: prepared.arguments,
+            };
+            (
+                program,
+                argv,
+                prepared.stdin,
+                prepared.cwd,
+                prepared.tempfiles,
+            )
+        } else {
+            let program = self.invocation_program(&inv, entry)?;
+            let mut argv = vec![inv.program.clone()];
+            for (i, a) in inv.args.iter().enumerate() {
+                check_token(&format!("argv[{}]", i + 1), a)?;
+            }
+            argv.extend(inv.args.iter().cloned());
+            hidden.json_contract = inv.stdin.is_some();
+            (Some(program), argv, inv.stdin.clone(), None, Vec::new())
+        };
+        let mut env = self.base_env();
+        if let Some(name) = self.policy.set_env.keys().find(|k| is_denied_env(k)) {
+            return Err(Refusal::DeniedEnv(name.clone()));
+        }
+        for name in &inv.env_passthrough {
+            if is_denied_env(name) {
+                return Err(Refusal::DeniedEnv(name.clone()));
+            }
+            if let Some(v) = std::env::var_os(name) {
+                env.push((name.clone(), v));
+            }
+        }
+        hidden.identity = program.as_deref().and_then(identity);
+        let shown = env
+            .iter()
+            .map(|(k, v)| {
+                let v = v.to_string_lossy();
+                let redacted = self
+                    .policy
+                    .redact
+                    .iter()
+                    .any(|r| !r.is_empty() && v.contains(r.as_str()));
+                (
+                    k.clone(),
+                    if redacted {
+                        "<redacted>".to_owned()
+                    } else {
+                        v.into_owned()
+                    },
+                )
+            })
+            .collect();
+        hidden.env = env;
+        Ok(Plan {
+            tool: inv.tool,
+            program,
+            argv: argv.into_iter().map(OsString::from).collect(),
+            stdin,
+            cwd,
+            env: shown,
+            tempfiles,
+            timeout: inv.timeout.unwrap_or(self.policy.default_timeout),
+            max_output: self.policy.max_output,
+            output,
+            problems,
+            hidden,
+        })
+    }
+
+    /// The specs a skill's installed binaries allow: a spec with
+    /// `condition.binGroup` only when that group is the first
+    /// `metadata.requires.bins` OR-group whose programs are all found.
+    fn eligible_specs(&self, specs: &[ChaiExecution]) -> Vec<ChaiExecution> {
+        specs
+            .iter()
+            .filter(|s| match s.bin_group {
+                None => true,
+                Some(_) if s.bin_groups.is_empty() => true,
+                Some(g) => {
+                    let found = s.bin_groups.iter().position(|group| {
+                        group
+                            .iter()
+                            .all(|b| program::resolve(b, &self.policy.path).is_ok())
+                    });
+                    found.is_some_and(|f| u64::try_from(f).is_ok_and(|f| f == g))
+                }
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// A post-processor's program and argv (`$param` arguments substituted);
+    /// a program that is not allowed or not found leaves the result as is.
+    fn plan_post_process(
+        &self,
+        post: &model::PostProcess,
+        skill_dir: &Path,
+        args: &serde_json::Map<String, Value>,
+    ) -> PostProcessPlan {
+        let (program, mut argv) = match &post.command {
+            ResolveCommand::Script { script, .. } => (
+                script_path(skill_dir, script)
+                    .ok()
+                    .filter(|_| self.policy.allow_scripts)
+                    .and_then(|path| {
+                        let sh = program::resolve("sh", &self.policy.path).ok()?;
+                        Some((sh, path))
+                    }),
+                Vec::new(),
+            ),
+            ResolveCommand::Command {
+                binary, subcommand, ..
+            } => (
+                self.policy
+                    .allows(binary, Some(subcommand))
+                    .then(|| program::resolve(binary, &self.policy.path).ok())
+                    .flatten()
+                    .map(|p| (p, PathBuf::new())),
+                subcommand.split_whitespace().map(str::to_owned).collect(),
+            ),
+        };
+        let written = match &post.command {
+            ResolveCommand::Script { args, .. } | ResolveCommand::Command { args, .. } => args,
+        };
+        let (program, script) = program.unzip();
+        if let Some(script) = script.filter(|s| !s.as_os_str().is_empty()) {
+            argv.insert(0, script.to_string_lossy().into_owned());
+        }
+        argv.extend(output::post_process_args(written, args));
+        PostProcessPlan {
+            program,
+            argv,
+            empty_is_result: post.empty_is_result,
+        }
+    }
+
+    /// The program of an agentcli / describe invocation: the one checked at
+    /// load for a loaded tool, otherwise resolved now (bare names in the
+    /// fixed PATH, absolute paths canonicalized and kept inside `tools/bin`).
+    fn invocation_program(
+        &self,
+        inv: &Invocation,
+        entry: Option<&Entry>,
+    ) -> Result<PathBuf, Refusal> {
         let written = Path::new(&inv.program);
         let program = match entry.map(|e| (&e.program, &e.tool.execution)) {
-            Some((Ok(p), Execution::Chai(c))) if c.binary == inv.program => p.clone(),
             Some((Ok(p), Execution::Command(c)))
                 if c.command.first() == Some(&inv.program) || c.program == written =>
             {
@@ -233,9 +827,12 @@ impl Runtime {
             _ => return Err(Refusal::RelativeProgram(inv.program.clone())),
         };
         let in_manifest = entry.is_some_and(|e| e.program.as_ref().ok() == Some(&program));
-        let sub = inv.subcommand.as_deref();
-        let allowed = match sub {
-            Some(_) => self.policy.allows(&inv.program, sub),
+        let allowed = match &inv.subcommand {
+            // A hand-written invocation naming a subcommand: it must be
+            // allowlisted and come first.
+            Some(sub) => {
+                self.policy.allows(&inv.program, Some(sub)) && inv.args.first() == Some(sub)
+            }
             None => {
                 in_manifest
                     || self.policy.allows(&inv.program, None)
@@ -245,198 +842,66 @@ impl Runtime {
         if !allowed {
             return Err(Refusal::NotAllowlisted {
                 binary: inv.program.clone(),
-                subcommand: inv.subcommand.clone(),
+                subcommand: None,
             });
         }
-        // chai: the subcommand comes from the manifest and stays first.
-        if sub.is_some() && inv.args.first().map(String::as_str) != sub {
-            return Err(Refusal::NotAllowlisted {
-                binary: inv.program.clone(),
-                subcommand: inv.args.first().cloned(),
-            });
-        }
-        let skill_dir = match entry.map(|e| &e.tool.execution) {
-            Some(Execution::Chai(c)) => Some(c.skill_dir.clone()),
-            _ => None,
-        };
-        let mut builder = ArgvBuilder::from_invocation(&inv);
-        self.run_resolvers(&inv.tool, &mut builder, skill_dir.as_deref(), cancel);
-        let argv = builder.finish()?;
-        let json_contract = inv.stdin.is_some();
-        let prepared = Prepared {
-            tool: inv.tool,
-            program,
-            argv,
-            stdin: inv.stdin,
-            env_names: inv.env_passthrough,
-            timeout: inv.timeout,
-            json_contract,
-        };
-        self.execute(prepared, cancel)
+        Ok(program)
     }
 
-    /// Runs a call of a tool loaded at run time, given the arguments JSON as
-    /// the model wrote it: parsed and validated against the tool's schema
-    /// (every violation reported), then executed.
-    pub fn dispatch(&self, name: &str, arguments_json: &str) -> Result<Outcome, Refusal> {
-        self.dispatch_with(name, arguments_json, &CancelToken::new())
-    }
-
-    /// [`Runtime::dispatch`] with a cancel token.
-    pub fn dispatch_with(
-        &self,
-        name: &str,
-        arguments_json: &str,
-        cancel: &CancelToken,
-    ) -> Result<Outcome, Refusal> {
-        self.dispatch_inner(name, arguments_json, cancel)
-            .inspect_err(|e| self.rejected(name, e))
-    }
-
-    /// Parses and validates a call without running it (what [`Runtime::dispatch`]
-    /// checks first): unknown tool, invalid JSON, every schema violation.
-    pub fn validate_call(&self, name: &str, arguments_json: &str) -> Result<Value, Refusal> {
-        let entry = self
-            .tools
-            .get(name)
-            .ok_or_else(|| CallError::UnknownTool(name.to_string()))?;
-        validate(entry, arguments_json)
-    }
-
-    fn dispatch_inner(
-        &self,
-        name: &str,
-        arguments_json: &str,
-        cancel: &CancelToken,
-    ) -> Result<Outcome, Refusal> {
-        let entry = self
-            .tools
-            .get(name)
-            .ok_or_else(|| CallError::UnknownTool(name.to_string()))?;
-        let args = validate(entry, arguments_json)?;
-        let program = entry.program.clone()?;
-        let prepared = match &entry.tool.execution {
-            Execution::Chai(c) => {
-                if !self.policy.allows(&c.binary, Some(&c.subcommand)) {
-                    return Err(Refusal::NotAllowlisted {
-                        binary: c.binary.clone(),
-                        subcommand: Some(c.subcommand.clone()),
-                    });
-                }
-                let obj = args.as_object().ok_or_else(|| not_object(name))?;
-                let mut builder = ArgvBuilder::chai(c, obj, self.policy.leading_dash.clone())?;
-                self.run_resolvers(name, &mut builder, Some(&c.skill_dir), cancel);
-                Prepared {
-                    tool: name.to_string(),
-                    program,
-                    argv: builder.finish()?,
-                    stdin: None,
-                    env_names: Vec::new(),
-                    timeout: None,
-                    json_contract: false,
-                }
-            }
-            Execution::Command(c) => {
-                let stdin = if arguments_json.trim().is_empty() {
-                    b"{}".to_vec()
-                } else {
-                    arguments_json.as_bytes().to_vec()
-                };
-                Prepared {
-                    tool: name.to_string(),
-                    program,
-                    argv: c.command.iter().skip(1).cloned().collect(),
-                    stdin: Some(stdin),
-                    env_names: c.env_passthrough.clone(),
-                    timeout: c.timeout_sec.map(Duration::from_secs),
-                    json_contract: true,
-                }
-            }
-            Execution::Describe(_) => {
-                if name.is_empty() || name.contains(['/', '\\', '\0']) || name.contains("..") {
-                    return Err(Refusal::InvalidName(name.to_string()));
-                }
-                let text = args.to_string();
-                check_token("arguments", &text)?;
-                Prepared {
-                    tool: name.to_string(),
-                    program,
-                    argv: vec![text],
-                    stdin: None,
-                    env_names: Vec::new(),
-                    timeout: None,
-                    json_contract: false,
-                }
-            }
-        };
-        self.execute(prepared, cancel)
-    }
-
-    /// Runs `resolveCommand` steps: the trimmed stdout of a successful resolver
-    /// replaces the value; on failure or empty output the value stays (chai's
-    /// behaviour). Every step is audited.
-    fn run_resolvers(
+    /// Runs one resolver (audited): `Ok(Some(output))` replaces the value,
+    /// `Ok(None)` keeps it (empty output), `Err` says why it failed.
+    fn run_resolver(
         &self,
         tool: &str,
-        builder: &mut ArgvBuilder,
-        skill_dir: Option<&Path>,
+        param: &str,
+        resolver: &ResolveCommand,
+        args: Vec<String>,
+        skill_dir: &Path,
         cancel: &CancelToken,
-    ) {
-        builder.resolve_with(|step, value| {
-            let (mode, result) = self.resolve_one(&step.resolver, value, skill_dir, cancel);
-            let record = match &result {
-                Ok(Some(_)) => {
-                    json!({"tool": tool, "param": step.param, "mode": mode, "result": "replaced"})
-                }
-                Ok(None) => {
-                    json!({"tool": tool, "param": step.param, "mode": mode, "result": "kept"})
-                }
-                Err(reason) => {
-                    json!({"tool": tool, "param": step.param, "mode": mode, "result": "kept", "reason": reason})
-                }
-            };
-            if let Some(a) = &self.audit {
-                a.record("resolve_command", record);
+    ) -> Result<Option<String>, String> {
+        let (mode, result) = self.resolve_one(resolver, args, skill_dir, cancel);
+        let record = match &result {
+            Ok(Some(_)) => {
+                json!({"tool": tool, "param": param, "mode": mode, "result": "replaced"})
             }
-            result.ok().flatten()
-        });
+            Ok(None) => json!({"tool": tool, "param": param, "mode": mode, "result": "kept"}),
+            Err(reason) => {
+                json!({"tool": tool, "param": param, "mode": mode, "result": "kept", "reason": reason})
+            }
+        };
+        if let Some(a) = &self.audit {
+            a.record("resolve_command", record);
+        }
+        result
     }
 
-    /// One resolver: `Ok(Some(new))`, `Ok(None)` to keep the value, or `Err(why it was kept)`.
+    /// One resolver: `Ok(Some(new))`, `Ok(None)` to keep the value, or `Err(why)`.
     fn resolve_one(
         &self,
         resolver: &ResolveCommand,
-        value: &str,
-        skill_dir: Option<&Path>,
+        args: Vec<String>,
+        skill_dir: &Path,
         cancel: &CancelToken,
     ) -> (&'static str, Result<Option<String>, String>) {
-        let subst = |args: &[String]| -> Vec<String> {
-            args.iter().map(|a| a.replace("$param", value)).collect()
-        };
         let (mode, program, argv) = match resolver {
-            ResolveCommand::Script { script, args } => {
+            ResolveCommand::Script { script, .. } => {
                 if !self.policy.allow_scripts {
                     return ("script", Err("scripts are not allowed".into()));
                 }
-                let Some(dir) = skill_dir else {
-                    return ("script", Err("no skill directory".into()));
-                };
-                match script_path(dir, script).and_then(|p| {
+                match script_path(skill_dir, script).and_then(|p| {
                     let sh = program::resolve("sh", &self.policy.path)?;
                     Ok((sh, p))
                 }) {
                     Ok((sh, path)) => {
                         let mut argv = vec![path.to_string_lossy().into_owned()];
-                        argv.extend(subst(args));
+                        argv.extend(args);
                         ("script", sh, argv)
                     }
                     Err(e) => return ("script", Err(e.to_string())),
                 }
             }
             ResolveCommand::Command {
-                binary,
-                subcommand,
-                args,
+                binary, subcommand, ..
             } => {
                 if !self.policy.allows(binary, Some(subcommand)) {
                     return (
@@ -448,8 +913,9 @@ impl Runtime {
                     Ok(p) => p,
                     Err(e) => return ("command", Err(e.to_string())),
                 };
-                let mut argv = vec![subcommand.clone()];
-                argv.extend(subst(args));
+                let mut argv: Vec<String> =
+                    subcommand.split_whitespace().map(str::to_owned).collect();
+                argv.extend(args);
                 ("command", program, argv)
             }
         };
@@ -502,93 +968,6 @@ impl Runtime {
         env
     }
 
-    fn execute(&self, p: Prepared, cancel: &CancelToken) -> Result<Outcome, Refusal> {
-        let mut env = self.base_env();
-        let mut passed: Vec<String> = self.policy.set_env.keys().cloned().collect();
-        if let Some(name) = self.policy.set_env.keys().find(|k| is_denied_env(k)) {
-            return Err(Refusal::DeniedEnv(name.clone()));
-        }
-        for name in &p.env_names {
-            if is_denied_env(name) {
-                return Err(Refusal::DeniedEnv(name.clone()));
-            }
-            if let Some(v) = std::env::var_os(name) {
-                env.push((name.clone(), v));
-                passed.push(name.clone());
-            }
-        }
-        let spec = Spec {
-            program: p.program.clone(),
-            args: p.argv,
-            env,
-            stdin: p.stdin,
-            cwd: self.policy.working_dir.clone(),
-            timeout: p.timeout.unwrap_or(self.policy.default_timeout),
-            max_output: self.policy.max_output,
-            drain: self.policy.drain(),
-            kill_group_on_exit: self.policy.kill_group_on_exit,
-        };
-        let call_id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        if let Some(a) = &self.audit {
-            let mut argv = vec![p.program.to_string_lossy().into_owned()];
-            argv.extend(spec.args.iter().cloned());
-            a.record(
-                "tool_call_requested",
-                json!({"call_id": call_id, "tool": p.tool, "argv": self.redact(&argv), "env_keys": passed}),
-            );
-        }
-        self.emit(Event::Start {
-            call_id,
-            tool: p.tool.clone(),
-        });
-        let tool = p.tool.clone();
-        let mut beat = |elapsed| {
-            self.emit(Event::Heartbeat {
-                call_id,
-                tool: tool.clone(),
-                elapsed,
-            })
-        };
-        let result = process::execute(&spec, cancel, &mut beat);
-        match result {
-            Ok(mut outcome) => {
-                if p.json_contract {
-                    outcome.apply_json_contract();
-                }
-                if let Some(a) = &self.audit {
-                    a.record(
-                        "tool_call_completed",
-                        json!({
-                            "call_id": call_id, "tool": p.tool, "status": outcome.status.as_str(),
-                            "exit_code": outcome.exit_code, "signal": outcome.signal,
-                            "truncated": outcome.truncated, "output_incomplete": outcome.output_incomplete,
-                            "duration_ms": u64::try_from(outcome.duration.as_millis()).unwrap_or(u64::MAX),
-                        }),
-                    );
-                }
-                self.emit(Event::End {
-                    call_id,
-                    tool: p.tool,
-                    status: outcome.status.as_str(),
-                    duration: outcome.duration,
-                });
-                Ok(outcome)
-            }
-            Err(e) => {
-                self.emit(Event::End {
-                    call_id,
-                    tool: p.tool.clone(),
-                    status: "spawn_failed",
-                    duration: Duration::ZERO,
-                });
-                Err(Refusal::Spawn {
-                    program: p.program.display().to_string(),
-                    message: e.to_string(),
-                })
-            }
-        }
-    }
-
     fn redact(&self, argv: &[String]) -> Vec<String> {
         argv.iter()
             .map(|a| {
@@ -624,11 +1003,11 @@ impl Runtime {
     /// runs alone if `confirm` says yes. Results come back in call order.
     pub fn run_batch(
         &self,
-        calls: &[Call],
-        confirm: &mut dyn FnMut(&Call) -> bool,
+        calls: &[ModelCall],
+        confirm: &mut dyn FnMut(&ModelCall) -> bool,
     ) -> Vec<Result<Outcome, Refusal>> {
         let mut results: Vec<Result<Outcome, Refusal>> = Vec::with_capacity(calls.len());
-        let mut group: Vec<&Call> = Vec::new();
+        let mut group: Vec<&ModelCall> = Vec::new();
         for call in calls {
             if !self.risk.needs_confirmation(&call.name) {
                 group.push(call);
@@ -639,7 +1018,13 @@ impl Runtime {
             if confirm(call) {
                 results.push(self.dispatch(&call.name, &call.arguments));
             } else {
-                let refusal = Refusal::NotConfirmed(call.name.clone());
+                let refusal = Refusal::NotConfirmed {
+                    tool: call.name.clone(),
+                    plan: self
+                        .plan_dispatch(&call.name, &call.arguments, false)
+                        .ok()
+                        .map(Box::new),
+                };
                 self.rejected(&call.name, &refusal);
                 results.push(Err(refusal));
             }
@@ -648,7 +1033,7 @@ impl Runtime {
         results
     }
 
-    fn run_concurrently(&self, calls: &[&Call]) -> Vec<Result<Outcome, Refusal>> {
+    fn run_concurrently(&self, calls: &[&ModelCall]) -> Vec<Result<Outcome, Refusal>> {
         if let [call] = calls {
             return vec![self.dispatch(&call.name, &call.arguments)];
         }
@@ -671,17 +1056,6 @@ impl Runtime {
                 .collect()
         })
     }
-}
-
-/// A call after every check, ready to spawn.
-struct Prepared {
-    tool: String,
-    program: PathBuf,
-    argv: Vec<String>,
-    stdin: Option<Vec<u8>>,
-    env_names: Vec<String>,
-    timeout: Option<Duration>,
-    json_contract: bool,
 }
 
 /// Parses and validates the arguments (as `ToolCall::parse` does).
@@ -733,6 +1107,9 @@ fn not_object(tool: &str) -> Refusal {
 /// `<skill>/scripts/<name>` (chai: an extension is replaced by `.sh` when the
 /// file is absent), canonical and inside `scripts/`.
 fn script_path(skill_dir: &Path, script: &str) -> Result<PathBuf, Refusal> {
+    if !skill_dir.is_absolute() {
+        return Err(Refusal::RelativeProgram(format!("scripts/{script}")));
+    }
     let valid = !script.is_empty()
         && !script.contains("..")
         && script
@@ -764,4 +1141,63 @@ fn script_path(skill_dir: &Path, script: &str) -> Result<PathBuf, Refusal> {
         });
     }
     Ok(resolved)
+}
+
+/// A resolver's argv as it would run (for showing in a dry run).
+fn resolver_argv(resolver: &ResolveCommand, args: &[String]) -> Vec<String> {
+    let mut argv = match resolver {
+        ResolveCommand::Script { script, .. } => vec!["sh".to_owned(), format!("scripts/{script}")],
+        ResolveCommand::Command {
+            binary, subcommand, ..
+        } => std::iter::once(binary.clone())
+            .chain(subcommand.split_whitespace().map(str::to_owned))
+            .collect(),
+    };
+    argv.extend(args.iter().map(|a| crate::plan::shell_quote(a)));
+    argv
+}
+
+/// A file's identity: device, inode, size and modification time.
+fn identity(path: &Path) -> Option<(u64, u64, u64, i64)> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::metadata(path).ok()?;
+    Some((m.dev(), m.ino(), m.size(), m.mtime()))
+}
+
+fn spawn_error(program: &Path, e: &std::io::Error) -> Refusal {
+    Refusal::Spawn {
+        program: program.display().to_string(),
+        message: e.to_string(),
+    }
+}
+
+/// A parameter name as a file name: anything but `[A-Za-z0-9_-]` becomes `_`.
+fn sanitize(param: &str) -> String {
+    let name: String = param
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if name.is_empty() {
+        "value".into()
+    } else {
+        name
+    }
+}
+
+/// Creates `path` (it must not exist) with mode 0600 and writes `content`.
+fn write_private(path: &Path, content: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)?;
+    file.write_all(content)
 }

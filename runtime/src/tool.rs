@@ -6,6 +6,7 @@
 
 pub mod argv;
 pub mod call;
+pub mod chai;
 
 use std::time::Duration;
 pub use toolsmith_manifest::model::ResolveCommand;
@@ -32,8 +33,37 @@ pub trait Tool {
     }
 }
 
+/// A tool call that can be planned and run: every generated `…Args` type
+/// (through [`Tool`]) and every generated `ToolCall` enum. Object-safe.
+pub trait Call {
+    /// The tool's wire name.
+    fn name(&self) -> &str;
+    /// How to run this call.
+    fn invocation(&self) -> Result<Invocation, ArgvError>;
+}
+
+impl<T: Tool> Call for T {
+    fn name(&self) -> &str {
+        T::NAME
+    }
+    fn invocation(&self) -> Result<Invocation, ArgvError> {
+        Tool::invocation(self)
+    }
+}
+
+/// A chai call: the tool's execution specs and the call's arguments. The
+/// runtime chooses the spec, applies the path sandbox and builds argv, stdin
+/// and temp files from it ([`Runtime::plan`](crate::Runtime::plan)).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChaiCall {
+    /// The tool's execution specs (several are chosen between by `paramCondition`).
+    pub specs: Vec<toolsmith_manifest::model::ChaiExecution>,
+    /// The call's arguments (a JSON object).
+    pub arguments: serde_json::Map<String, serde_json::Value>,
+}
+
 /// Everything needed to run one tool call, before policy checks.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Invocation {
     /// The tool's wire name.
     pub tool: String,
@@ -51,6 +81,9 @@ pub struct Invocation {
     pub resolve: Vec<PendingResolve>,
     /// chai: the subcommand, which the allowlist is checked against (also `args[0]`).
     pub subcommand: Option<String>,
+    /// chai: the specs and arguments the runtime builds the command from
+    /// (then `args`, `stdin` and `resolve` are unused).
+    pub chai: Option<ChaiCall>,
 }
 
 impl Invocation {
@@ -114,6 +147,13 @@ pub enum ArgvError {
     NotScalar {
         /// The parameter.
         param: String,
+    },
+    /// The call would be refused by chai's rules (no execution spec matches,
+    /// a deny pattern, a path outside the sandbox, …).
+    #[error("{message}")]
+    Refused {
+        /// Why.
+        message: String,
     },
     /// The arguments could not be serialized to JSON (agentcli stdin, describe argument).
     #[error("arguments cannot be serialized to JSON: {message}")]
@@ -192,7 +232,9 @@ pub const MAX_ARG_BYTES: usize = 128 * 1024;
 pub mod __codegen {
     pub use super::argv::{ArgValue, ArgvBuilder, command_invocation, describe_invocation};
     pub use super::call::{CompiledSchema, SchemaText, parse_call, to_arguments};
-    pub use super::{ArgvError, CallError, Invocation, ResolveCommand, Tool};
+    pub use super::chai::{ChaiSpecs, chai_argv, chai_invocation};
+    pub use super::{ArgvError, Call, CallError, Invocation, ResolveCommand, Tool};
+    pub use crate::policy::Policy;
     pub use serde::{Deserialize, Serialize};
     pub use serde_json;
     pub use std::option::Option::{self, None, Some};

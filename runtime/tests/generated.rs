@@ -75,7 +75,7 @@ fn argv_every_flag() {
             "--mode",
             "deep-scan",
             "--date",
-            "today",
+            "$(sh scripts/resolve-date today)",
             "--score",
             "2.5",
             "-r",
@@ -156,7 +156,7 @@ fn argv_refuses_leading_dash_nul_and_huge_values() {
 }
 
 #[test]
-fn chai_invocation_carries_subcommand_and_resolvers() {
+fn chai_invocation_carries_the_spec_and_the_arguments() {
     let args = NotesmdCliSearchArgs {
         date: Some("today".into()),
         ..search()
@@ -164,12 +164,18 @@ fn chai_invocation_carries_subcommand_and_resolvers() {
     let inv = args.invocation().unwrap();
     assert_eq!(inv.tool, "notesmd_cli_search");
     assert_eq!(inv.program, "notesmd-cli");
-    assert_eq!(inv.subcommand.as_deref(), Some("search"));
-    assert_eq!(inv.args[0], "search");
     assert_eq!(inv.stdin, None);
-    assert_eq!(inv.resolve.len(), 1);
-    assert_eq!(inv.args[inv.resolve[0].arg_index], "today");
-    assert_eq!(inv.resolve[0].param, "date");
+    let chai = inv.chai.expect("a chai call");
+    assert_eq!(chai.specs.len(), 1);
+    assert_eq!(chai.specs[0].subcommand, "search");
+    assert_eq!(chai.arguments["date"], "today");
+    // The runtime builds the command from it; resolvers run there.
+    assert!(
+        chai.specs[0]
+            .args
+            .iter()
+            .any(|m| m.resolve_command.is_some())
+    );
 }
 
 #[test]

@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use toolsmith::manifest::model::ResolveCommand;
 use toolsmith::{
-    ArgvError, Audit, Call, CallError, CancelToken, Catalog, Event, LeadingDash, Policy, Refusal,
-    Risk, RiskPolicy, Runtime, Status,
+    ArgvError, Audit, CallError, CancelToken, Catalog, Event, LeadingDash, ModelCall, Policy,
+    Refusal, Risk, RiskPolicy, Runtime, Status,
 };
 
 fn runtime(manifest: &toolsmith::manifest::model::Manifest, policy: Policy) -> Runtime {
@@ -568,7 +568,7 @@ fn batches_run_safe_calls_together_and_confirm_risky_ones() {
         .with_events(Arc::new(move |e: &Event| {
             sink.lock().unwrap().push(e.clone())
         }));
-    let call = |n: &str| Call {
+    let call = |n: &str| ModelCall {
         name: n.into(),
         arguments: "{}".into(),
     };
@@ -587,7 +587,12 @@ fn batches_run_safe_calls_together_and_confirm_risky_ones() {
         results[2].as_ref().unwrap().result,
         Some(json!({"removed": 1}))
     );
-    assert_eq!(results[3], Err(Refusal::NotConfirmed("rm".into())));
+    let Err(Refusal::NotConfirmed { tool, plan }) = &results[3] else {
+        panic!("expected not_confirmed, got {:?}", results[3]);
+    };
+    assert_eq!(tool, "rm");
+    // The refusal carries what the call would have run.
+    assert_eq!(plan.as_ref().map(|p| p.tool.as_str()), Some("rm"));
     let events = events.lock().unwrap();
     let starts = events
         .iter()
@@ -648,6 +653,7 @@ impl toolsmith::Tool for Echo {
             timeout: None,
             resolve: vec![],
             subcommand: Some("%s".into()),
+            chai: None,
         })
     }
 }
@@ -684,6 +690,7 @@ impl toolsmith::Tool for Generated {
             timeout: None,
             resolve: vec![],
             subcommand: None,
+            chai: None,
         })
     }
 }

@@ -4,7 +4,7 @@ use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
-use toolsmith::{Audit, Catalog, Policy, Refusal, Runtime};
+use toolsmith::{Audit, Catalog, Policy, Refusal, Runtime, Sandbox};
 
 /// Arguments of `toolsmith run`.
 #[derive(clap::Args, Debug, Clone)]
@@ -31,16 +31,49 @@ pub struct RunArgs {
     /// Append audit events (JSON Lines) to this file.
     #[arg(long, value_name = "FILE")]
     pub audit: Option<PathBuf>,
+    /// A root of the path sandbox (repeatable): chai `readPath`/`writePath`/
+    /// `workingdir` values must resolve inside one. The first is where
+    /// relative paths start and the default working directory.
+    #[arg(long, value_name = "DIR")]
+    pub sandbox: Vec<PathBuf>,
+    /// Honour chai's `unsafePath` (parameters that skip every path check).
+    #[arg(long)]
+    pub allow_unsafe_path: bool,
+    /// Print what the call would run (the plan) instead of running it.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// With --dry-run: `json` (default) or `human`.
+    #[arg(long, value_name = "FORMAT", default_value = "json", value_parser = ["json", "human"])]
+    pub format: String,
+    /// With --dry-run: run `resolveCommand` steps (a side effect) instead of showing them.
+    #[arg(long)]
+    pub run_resolvers: bool,
+    /// With --dry-run: apply the output pipeline to this text as the program's output.
+    #[arg(long, value_name = "TEXT")]
+    pub simulated_output: Option<String>,
+    /// With --simulated-output: the exit code to simulate (default 0).
+    #[arg(long, value_name = "CODE", default_value_t = 0)]
+    pub simulated_exit: i32,
+    /// With --simulated-output: run the `postProcess` program too.
+    #[arg(long)]
+    pub run_post_process: bool,
 }
 
 /// Exit codes: 0 success, 1 refused (unknown tool, not allowed, invalid
 /// arguments, unloadable manifest), 2 the tool ran and failed or timed out
 /// (or could not be started).
 pub fn run(args: &RunArgs) -> ExitCode {
-    let policy = match policy(args.timeout, args.max_output, args.allow_scripts, &args.env) {
+    let mut policy = match policy(args.timeout, args.max_output, args.allow_scripts, &args.env) {
         Ok(p) => p,
         Err(msg) => return refused("invalid_option", &msg),
     };
+    if !args.sandbox.is_empty() {
+        match Sandbox::new(&args.sandbox) {
+            Ok(s) => policy.sandbox = s,
+            Err(e) => return refused("invalid_option", &format!("--sandbox: {e}")),
+        }
+    }
+    policy.allow_unsafe_path = args.allow_unsafe_path;
     let mut rt = match load(&args.path, policy) {
         Ok(rt) => rt,
         Err(msg) => return refused("invalid_manifest", &msg),
@@ -55,6 +88,9 @@ pub fn run(args: &RunArgs) -> ExitCode {
                 );
             }
         }
+    }
+    if args.dry_run {
+        return dry_run(&rt, args);
     }
     match rt.dispatch(&args.tool, &args.args_json) {
         Ok(outcome) => {
@@ -74,6 +110,39 @@ pub fn run(args: &RunArgs) -> ExitCode {
         }
         Err(refusal) => refused(refusal.kind(), &refusal.to_string()),
     }
+}
+
+/// `--dry-run`: the plan as JSON (or for a person), exit 0; a refusal as `run` prints it.
+fn dry_run(rt: &Runtime, args: &RunArgs) -> ExitCode {
+    let plan = match rt.plan_dispatch(&args.tool, &args.args_json, args.run_resolvers) {
+        Ok(plan) => plan,
+        Err(refusal) => return refused(refusal.kind(), &refusal.to_string()),
+    };
+    let simulated = args.simulated_output.as_ref().map(|text| {
+        let result = rt.simulate(&plan, text, args.simulated_exit, args.run_post_process);
+        json!({
+            "exit_code": args.simulated_exit,
+            "success": result.is_some(),
+            "result": result,
+        })
+    });
+    if args.format == "human" {
+        let mut text = plan.to_human();
+        if let Some(sim) = &simulated {
+            match sim["result"].as_str() {
+                Some(result) => text.push_str(&format!("simulated result:\n{result}\n")),
+                None => text.push_str("simulated result: failure (exit code not a success)\n"),
+            }
+        }
+        print!("{text}");
+        return ExitCode::SUCCESS;
+    }
+    let mut out = plan.to_json();
+    if let (Some(sim), Some(o)) = (simulated, out.as_object_mut()) {
+        o.insert("simulated".into(), sim);
+    }
+    print_line(&serde_json::to_string_pretty(&out).unwrap_or_default());
+    ExitCode::SUCCESS
 }
 
 fn refused(kind: &str, message: &str) -> ExitCode {

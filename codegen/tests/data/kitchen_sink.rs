@@ -103,42 +103,19 @@ impl __ts::Tool for NotesmdCliSearchArgs {
         SCHEMA.get()
     }
     fn invocation(&self) -> __ts::Result<__ts::Invocation, __ts::ArgvError> {
-        __ts::Ok(self.__argv()?.into_invocation(<Self as __ts::Tool>::NAME))
+        static SPECS: __ts::ChaiSpecs = __ts::ChaiSpecs::new(
+            "[{\"version\":\"legacy\",\"binary\":\"notesmd-cli\",\"subcommand\":\"search\",\"args\":[{\"param\":\"query\",\"kind\":\"positional\",\"flag\":null,\"flagIfTrue\":null,\"flagIfFalse\":null,\"normalizeNewlines\":false,\"resolveCommand\":null,\"value\":null,\"absentDefault\":null,\"optional\":false,\"split\":false,\"disambiguateAfterSkippedPositionals\":false,\"readPath\":false,\"writePath\":false,\"unsafePath\":false,\"denyPattern\":null,\"denyResolveCommand\":null,\"denyAlwaysResolve\":false,\"subcommandOverride\":null},{\"param\":\"text\",\"kind\":\"positional\",\"flag\":null,\"flagIfTrue\":null,\"flagIfFalse\":null,\"normalizeNewlines\":true,\"resolveCommand\":null,\"value\":null,\"absentDefault\":null,\"optional\":false,\"split\":false,\"disambiguateAfterSkippedPositionals\":false,\"readPath\":false,\"writePath\":false,\"unsafePath\":false,\"denyPattern\":null,\"denyResolveCommand\":null,\"denyAlwaysResolve\":false,\"subcommandOverride\":null},{\"param\":\"limit\",\"kind\":\"flag\",\"flag\":null,\"flagIfTrue\":null,\"flagIfFalse\":null,\"normalizeNewlines\":false,\"resolveCommand\":null,\"value\":null,\"absentDefault\":null,\"optional\":false,\"split\":false,\"disambiguateAfterSkippedPositionals\":false,\"readPath\":false,\"writePath\":false,\"unsafePath\":false,\"denyPattern\":null,\"denyResolveCommand\":null,\"denyAlwaysResolve\":false,\"subcommandOverride\":null},{\"param\":\"offset\",\"kind\":\"flag\",\"flag\":null,\"flagIfTrue\":null,\"flagIfFalse\":null,\"normalizeNewlines\":false,\"resolveCommand\":null,\"value\":null,\"absentDefault\":null,\"optional\":false,\"split\":false,\"disambiguateAfterSkippedPositionals\":false,\"readPath\":false,\"writePath\":false,\"unsafePath\":false,\"denyPattern\":null,\"denyResolveCommand\":null,\"denyAlwaysResolve\":false,\"subcommandOverride\":null},{\"param\":\"vault\",\"kind\":\"flag\",\"flag\":\"vault-name\",\"flagIfTrue\":null,\"flagIfFalse\":null,\"normalizeNewlines\":false,\"resolveCommand\":null,\"value\":null,\"absentDefault\":null,\"optional\":false,\"split\":false,\"disambiguateAfterSkippedPositionals\":false,\"readPath\":false,\"writePath\":false,\"unsafePath\":false,\"denyPattern\":null,\"denyResolveCommand\":null,\"denyAlwaysResolve\":false,\"subcommandOverride\":null},{\"param\":\"overwrite\",\"kind\":\"flagifboolean\",\"flag\":null,\"flagIfTrue\":\"--overwrite\",\"flagIfFalse\":\"--append\",\"normalizeNewlines\":false,\"resolveCommand\":null,\"value\":null,\"absentDefault\":null,\"optional\":false,\"split\":false,\"disambiguateAfterSkippedPositionals\":false,\"readPath\":false,\"writePath\":false,\"unsafePath\":false,\"denyPattern\":null,\"denyResolveCommand\":null,\"denyAlwaysResolve\":false,\"subcommandOverride\":null},{\"param\":\"mode\",\"kind\":\"flag\",\"flag\":null,\"flagIfTrue\":null,\"flagIfFalse\":null,\"normalizeNewlines\":false,\"resolveCommand\":null,\"value\":null,\"absentDefault\":null,\"optional\":false,\"split\":false,\"disambiguateAfterSkippedPositionals\":false,\"readPath\":false,\"writePath\":false,\"unsafePath\":false,\"denyPattern\":null,\"denyResolveCommand\":null,\"denyAlwaysResolve\":false,\"subcommandOverride\":null},{\"param\":\"date\",\"kind\":\"flag\",\"flag\":null,\"flagIfTrue\":null,\"flagIfFalse\":null,\"normalizeNewlines\":false,\"resolveCommand\":{\"script\":{\"script\":\"resolve-date\",\"args\":[\"$param\"]}},\"value\":null,\"absentDefault\":null,\"optional\":false,\"split\":false,\"disambiguateAfterSkippedPositionals\":false,\"readPath\":false,\"writePath\":false,\"unsafePath\":false,\"denyPattern\":null,\"denyResolveCommand\":null,\"denyAlwaysResolve\":false,\"subcommandOverride\":null},{\"param\":\"score\",\"kind\":\"flag\",\"flag\":null,\"flagIfTrue\":null,\"flagIfFalse\":null,\"normalizeNewlines\":false,\"resolveCommand\":null,\"value\":null,\"absentDefault\":null,\"optional\":false,\"split\":false,\"disambiguateAfterSkippedPositionals\":false,\"readPath\":false,\"writePath\":false,\"unsafePath\":false,\"denyPattern\":null,\"denyResolveCommand\":null,\"denyAlwaysResolve\":false,\"subcommandOverride\":null},{\"param\":\"tags\",\"kind\":\"flag\",\"flag\":null,\"flagIfTrue\":null,\"flagIfFalse\":null,\"normalizeNewlines\":false,\"resolveCommand\":null,\"value\":null,\"absentDefault\":null,\"optional\":false,\"split\":false,\"disambiguateAfterSkippedPositionals\":false,\"readPath\":false,\"writePath\":false,\"unsafePath\":false,\"denyPattern\":null,\"denyResolveCommand\":null,\"denyAlwaysResolve\":false,\"subcommandOverride\":null},{\"param\":\"recursive\",\"kind\":\"flagifboolean\",\"flag\":null,\"flagIfTrue\":\"-r\",\"flagIfFalse\":null,\"normalizeNewlines\":false,\"resolveCommand\":null,\"value\":null,\"absentDefault\":null,\"optional\":false,\"split\":false,\"disambiguateAfterSkippedPositionals\":false,\"readPath\":false,\"writePath\":false,\"unsafePath\":false,\"denyPattern\":null,\"denyResolveCommand\":null,\"denyAlwaysResolve\":false,\"subcommandOverride\":null},{\"param\":\"color\",\"kind\":\"flagifboolean\",\"flag\":null,\"flagIfTrue\":null,\"flagIfFalse\":\"--no-color\",\"normalizeNewlines\":false,\"resolveCommand\":null,\"value\":null,\"absentDefault\":null,\"optional\":false,\"split\":false,\"disambiguateAfterSkippedPositionals\":false,\"readPath\":false,\"writePath\":false,\"unsafePath\":false,\"denyPattern\":null,\"denyResolveCommand\":null,\"denyAlwaysResolve\":false,\"subcommandOverride\":null}],\"binaryWrapper\":[],\"binGroup\":null,\"binGroups\":[],\"paramCondition\":null,\"postProcess\":null,\"sideRead\":null,\"successExitCodes\":[],\"maxOutputLines\":null,\"truncationHint\":null,\"hintConditions\":[]}]",
+        );
+        __ts::chai_invocation(<Self as __ts::Tool>::NAME, SPECS.get(), self)
     }
 }
 impl NotesmdCliSearchArgs {
-    fn __argv(&self) -> __ts::Result<__ts::ArgvBuilder, __ts::ArgvError> {
-        let mut b = __ts::ArgvBuilder::new("notesmd-cli", "search");
-        b.positional("query", __ts::Some(&self.query), false, __ts::None)?;
-        b.positional("text", __ts::Some(&self.text), true, __ts::None)?;
-        b.flag("limit", "limit", self.limit.as_ref(), false, __ts::None)?;
-        b.flag("offset", "offset", self.offset.as_ref(), false, __ts::None)?;
-        b.flag("vault", "vault-name", self.vault.as_ref(), false, __ts::None)?;
-        b.flag_if_boolean(
-            self.overwrite,
-            __ts::Some("--overwrite"),
-            __ts::Some("--append"),
-        );
-        b.flag("mode", "mode", self.mode.as_ref(), false, __ts::None)?;
-        b.flag(
-            "date",
-            "date",
-            self.date.as_ref(),
-            false,
-            __ts::Some(__ts::ResolveCommand::Script {
-                script: __ts::String::from("resolve-date"),
-                args: ::std::vec![__ts::String::from("$param")],
-            }),
-        )?;
-        b.flag("score", "score", self.score.as_ref(), false, __ts::None)?;
-        b.flag("tags", "tags", self.tags.as_ref(), false, __ts::None)?;
-        b.flag_if_boolean(__ts::Some(self.recursive), __ts::Some("-r"), __ts::None);
-        b.flag_if_boolean(__ts::None, __ts::None, __ts::Some("--no-color"));
-        __ts::Ok(b)
-    }
-    /// `[binary, subcommand, args…]` in the execution spec's order.
+    /// The command the call would run, without a policy: `binaryWrapper`,
+    /// binary, subcommand tokens, then the mapped arguments (path values
+    /// as given: the runtime resolves them in its sandbox; temp files as
+    /// `$TEMPFILE{param}`; resolvers as `$(their argv)`).
     pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, __ts::ArgvError> {
-        __ts::Ok(self.__argv()?.argv())
+        __ts::chai_argv(&__ts::Tool::invocation(self)?)
     }
 }
 #[derive(Debug, Clone, PartialEq, __ts::Serialize, __ts::Deserialize)]
@@ -317,18 +294,19 @@ impl __ts::Tool for ShapesToolArgs {
         SCHEMA.get()
     }
     fn invocation(&self) -> __ts::Result<__ts::Invocation, __ts::ArgvError> {
-        __ts::Ok(self.__argv()?.into_invocation(<Self as __ts::Tool>::NAME))
+        static SPECS: __ts::ChaiSpecs = __ts::ChaiSpecs::new(
+            "[{\"version\":\"legacy\",\"binary\":\"shapes\",\"subcommand\":\"draw\",\"args\":[{\"param\":\"type\",\"kind\":\"positional\",\"flag\":null,\"flagIfTrue\":null,\"flagIfFalse\":null,\"normalizeNewlines\":false,\"resolveCommand\":null,\"value\":null,\"absentDefault\":null,\"optional\":false,\"split\":false,\"disambiguateAfterSkippedPositionals\":false,\"readPath\":false,\"writePath\":false,\"unsafePath\":false,\"denyPattern\":null,\"denyResolveCommand\":null,\"denyAlwaysResolve\":false,\"subcommandOverride\":null}],\"binaryWrapper\":[],\"binGroup\":null,\"binGroups\":[],\"paramCondition\":null,\"postProcess\":null,\"sideRead\":null,\"successExitCodes\":[],\"maxOutputLines\":null,\"truncationHint\":null,\"hintConditions\":[]}]",
+        );
+        __ts::chai_invocation(<Self as __ts::Tool>::NAME, SPECS.get(), self)
     }
 }
 impl ShapesToolArgs {
-    fn __argv(&self) -> __ts::Result<__ts::ArgvBuilder, __ts::ArgvError> {
-        let mut b = __ts::ArgvBuilder::new("shapes", "draw");
-        b.positional("type", __ts::Some(&self.type_), false, __ts::None)?;
-        __ts::Ok(b)
-    }
-    /// `[binary, subcommand, args…]` in the execution spec's order.
+    /// The command the call would run, without a policy: `binaryWrapper`,
+    /// binary, subcommand tokens, then the mapped arguments (path values
+    /// as given: the runtime resolves them in its sandbox; temp files as
+    /// `$TEMPFILE{param}`; resolvers as `$(their argv)`).
     pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, __ts::ArgvError> {
-        __ts::Ok(self.__argv()?.argv())
+        __ts::chai_argv(&__ts::Tool::invocation(self)?)
     }
 }
 /// Weather.
@@ -467,6 +445,14 @@ impl ToolCall {
         }
     }
 }
+impl __ts::Call for ToolCall {
+    fn name(&self) -> &str {
+        ToolCall::name(self)
+    }
+    fn invocation(&self) -> __ts::Result<__ts::Invocation, __ts::ArgvError> {
+        ToolCall::invocation(self)
+    }
+}
 impl ::std::convert::From<NotesmdCliSearchArgs> for ToolCall {
     fn from(args: NotesmdCliSearchArgs) -> Self {
         Self::NotesmdCliSearch(args)
@@ -496,4 +482,20 @@ pub fn definitions() -> __ts::serde_json::Value {
             < DiskUsageArgs as __ts::Tool > ::definition()
         ],
     )
+}
+/// The manifest's allowlist: binary → allowed subcommands.
+#[allow(dead_code)]
+pub const ALLOWLIST: &[(&str, &[&str])] = &[];
+/// The default-deny policy with this manifest's allowlist (and its
+/// agentcli / describe programs): `Runtime::new(policy())` runs every
+/// tool of the manifest and nothing else.
+#[allow(dead_code)]
+pub fn policy() -> __ts::Policy {
+    let mut policy = __ts::Policy::default();
+    for (binary, subcommands) in ALLOWLIST {
+        policy.allow_mut(binary, subcommands.iter().copied());
+    }
+    policy.allow_mut("/repo/tools/bin/get_weather", ::std::iter::empty::<&str>());
+    policy.allow_mut("/repo/tools/disk_usage.sh", ::std::iter::empty::<&str>());
+    policy
 }

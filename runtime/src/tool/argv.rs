@@ -7,7 +7,6 @@ use super::{ArgvError, Invocation, MAX_ARG_BYTES, PendingResolve, ResolveCommand
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::time::Duration;
-use toolsmith_manifest::model::{ArgKind, ChaiExecution};
 
 /// What to do with a positional value that begins with `-`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -193,7 +192,7 @@ pub(crate) fn check_token(param: &str, token: &str) -> Result<(), ArgvError> {
 
 /// `normalizeNewlines`: the two-character sequences `\n` then `\t` become a
 /// newline and a tab (U7).
-fn normalize_newlines(text: String) -> String {
+pub(crate) fn normalize_newlines(text: String) -> String {
     if text.contains('\\') {
         text.replace("\\n", "\n").replace("\\t", "\t")
     } else {
@@ -203,16 +202,13 @@ fn normalize_newlines(text: String) -> String {
 
 /// Who wrote an argv token, which decides how it is checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Origin {
+pub(crate) enum Origin {
     /// The manifest: the subcommand, `--flag` names, `flagIfTrue`/`flagIfFalse`.
     Manifest,
     /// A positional value from the model.
     Positional,
     /// A `--flag` value from the model; `numeric` when the value was a number.
     FlagValue { numeric: bool },
-    /// An argument of an [`Invocation`] built elsewhere (a hand-written
-    /// [`Tool`](super::Tool)): only NUL bytes and size are checked.
-    Given,
 }
 
 /// One argv token after the program.
@@ -287,15 +283,19 @@ pub struct ArgvBuilder {
 }
 
 impl ArgvBuilder {
-    /// Starts `binary subcommand`; positional values beginning with `-` are refused.
+    /// Starts `binary subcommand`, the subcommand split on whitespace (an
+    /// empty one gives no token); positional values beginning with `-` are refused.
     pub fn new(binary: &str, subcommand: &str) -> Self {
         ArgvBuilder {
             binary: binary.to_owned(),
-            tokens: vec![Token {
-                text: subcommand.to_owned(),
-                param: String::new(),
-                origin: Origin::Manifest,
-            }],
+            tokens: subcommand
+                .split_whitespace()
+                .map(|t| Token {
+                    text: t.to_owned(),
+                    param: String::new(),
+                    origin: Origin::Manifest,
+                })
+                .collect(),
             resolve: Vec::new(),
             leading_dash: LeadingDash::Refuse,
         }
@@ -309,65 +309,8 @@ impl ArgvBuilder {
         self
     }
 
-    /// The builder of a chai tool dispatched at run time: the mappings of
-    /// `exec` applied to the call's `args`, as the generated code does for a typed call.
-    pub(crate) fn chai(
-        exec: &ChaiExecution,
-        args: &Map<String, Value>,
-        leading_dash: LeadingDash,
-    ) -> Result<Self, ArgvError> {
-        let mut b =
-            ArgvBuilder::new(&exec.binary, &exec.subcommand).with_leading_dash(leading_dash);
-        for m in &exec.args {
-            let value = args.get(&m.param);
-            let resolver = m.resolve_command.clone();
-            match m.kind {
-                ArgKind::Positional => {
-                    b.positional(&m.param, value, m.normalize_newlines, resolver)?
-                }
-                ArgKind::Flag => {
-                    let flag = m.flag.as_deref().unwrap_or(&m.param);
-                    b.flag(&m.param, flag, value, m.normalize_newlines, resolver)?
-                }
-                ArgKind::FlagIfBoolean => {
-                    b.flag_if_truthy(value, m.flag_if_true.as_deref(), m.flag_if_false.as_deref())
-                }
-            }
-        }
-        Ok(b)
-    }
-
-    /// The builder of an [`Invocation`] made elsewhere (by generated code or a
-    /// hand-written [`Tool`](super::Tool)): its arguments are checked for NUL
-    /// bytes and size, and the values its `resolveCommand` steps replace are
-    /// also refused when they begin with `-` (their origin is no longer known).
-    pub(crate) fn from_invocation(inv: &Invocation) -> Self {
-        let tokens = inv
-            .args
-            .iter()
-            .enumerate()
-            .map(|(i, text)| {
-                let step = inv.resolve.iter().find(|r| r.arg_index == i);
-                Token {
-                    text: text.clone(),
-                    param: step.map_or_else(|| format!("argv[{i}]"), |r| r.param.clone()),
-                    origin: match step {
-                        Some(_) => Origin::FlagValue { numeric: false },
-                        None => Origin::Given,
-                    },
-                }
-            })
-            .collect();
-        ArgvBuilder {
-            binary: inv.program.clone(),
-            tokens,
-            resolve: inv.resolve.clone(),
-            leading_dash: LeadingDash::Refuse,
-        }
-    }
-
     /// Adds a value written by the model, checked on its own.
-    fn push_value(
+    pub(crate) fn push_value(
         &mut self,
         param: &str,
         text: String,
@@ -403,7 +346,7 @@ impl ArgvBuilder {
         Ok(())
     }
 
-    fn push_manifest(&mut self, text: String) {
+    pub(crate) fn push_manifest(&mut self, text: String) {
         self.tokens.push(Token {
             text,
             param: String::new(),
@@ -513,22 +456,6 @@ impl ArgvBuilder {
         })
     }
 
-    /// Runs the `resolveCommand` steps: `resolve(step, value)` gives the
-    /// replacement of the value, or `None` to keep it. [`ArgvBuilder::finish`]
-    /// checks the replacements like any value.
-    pub(crate) fn resolve_with(
-        &mut self,
-        mut resolve: impl FnMut(&PendingResolve, &str) -> Option<String>,
-    ) {
-        for step in &self.resolve {
-            if let Some(token) = self.tokens.get_mut(step.arg_index)
-                && let Some(text) = resolve(step, &token.text)
-            {
-                token.text = text;
-            }
-        }
-    }
-
     /// The final arguments after the binary (`[subcommand, …]`), every token
     /// checked again (values may have been replaced by resolvers). A
     /// positional beginning with `-` is refused with [`LeadingDash::Refuse`];
@@ -592,6 +519,7 @@ impl ArgvBuilder {
             env_passthrough: Vec::new(),
             timeout: None,
             resolve: self.resolve,
+            chai: None,
         }
     }
 }
@@ -620,6 +548,7 @@ pub fn command_invocation<T: Serialize + ?Sized>(
         timeout: timeout_sec.map(Duration::from_secs),
         resolve: Vec::new(),
         subcommand: None,
+        chai: None,
     })
 }
 
@@ -640,6 +569,7 @@ pub fn describe_invocation<T: Serialize + ?Sized>(
         timeout: None,
         resolve: Vec::new(),
         subcommand: None,
+        chai: None,
     })
 }
 
@@ -647,7 +577,6 @@ pub fn describe_invocation<T: Serialize + ?Sized>(
 mod tests {
     use super::*;
     use serde_json::json;
-    use toolsmith_manifest::model::ArgMapping;
 
     fn builder() -> ArgvBuilder {
         ArgvBuilder::new("bin", "sub")
@@ -870,202 +799,5 @@ mod tests {
         b.flag_if_truthy(Some(&json!("yes")), Some("-a"), Some("-b"));
         b.flag_if_truthy::<Value>(None, Some("-a"), Some("-b"));
         assert_eq!(b.argv(), ["bin", "sub", "-a", "-b", "-b"]);
-    }
-
-    fn mapping(param: &str, kind: ArgKind) -> ArgMapping {
-        ArgMapping::new(param, kind)
-    }
-
-    fn exec(args: Vec<ArgMapping>) -> ChaiExecution {
-        ChaiExecution {
-            binary: "ls".into(),
-            subcommand: "sub".into(),
-            args,
-            skill_dir: Default::default(),
-        }
-    }
-
-    fn build(e: &ChaiExecution, v: Value, ld: &LeadingDash) -> Result<Vec<String>, ArgvError> {
-        ArgvBuilder::chai(e, v.as_object().unwrap(), ld.clone())?.finish()
-    }
-
-    #[test]
-    fn chai_kinds() {
-        let mut b = mapping("all", ArgKind::FlagIfBoolean);
-        b.flag_if_true = Some("-a".into());
-        b.flag_if_false = Some("--no-all".into());
-        let mut f = mapping("limit", ArgKind::Flag);
-        f.flag = Some("max".into());
-        let e = exec(vec![b, f, mapping("path", ArgKind::Positional)]);
-        let r = build(
-            &e,
-            json!({"all": "TRUE", "limit": 3, "path": "x"}),
-            &LeadingDash::Refuse,
-        )
-        .unwrap();
-        assert_eq!(r, ["sub", "-a", "--max", "3", "x"]);
-        let r = build(&e, json!({"path": "x"}), &LeadingDash::Refuse).unwrap();
-        assert_eq!(r, ["sub", "--no-all", "x"]);
-        assert_eq!(
-            build(&e, json!({}), &LeadingDash::Refuse),
-            Err(ArgvError::Missing {
-                param: "path".into()
-            })
-        );
-        assert_eq!(
-            build(&e, json!({"path": null}), &LeadingDash::Refuse),
-            Err(ArgvError::NotScalar {
-                param: "path".into()
-            })
-        );
-    }
-
-    #[test]
-    fn leading_dash_refused_or_marked() {
-        let e = exec(vec![mapping("path", ArgKind::Positional)]);
-        assert!(matches!(
-            build(&e, json!({"path": "--version"}), &LeadingDash::Refuse),
-            Err(ArgvError::LeadingDash { .. })
-        ));
-        let r = build(
-            &e,
-            json!({"path": "--version"}),
-            &LeadingDash::Marker("--".into()),
-        )
-        .unwrap();
-        assert_eq!(r, ["sub", "--", "--version"]);
-        let e = exec(vec![
-            mapping("path", ArgKind::Positional),
-            mapping("n", ArgKind::Flag),
-        ]);
-        assert!(
-            build(
-                &e,
-                json!({"path": "-x", "n": 1}),
-                &LeadingDash::Marker("--".into())
-            )
-            .is_err()
-        );
-        let e = exec(vec![mapping("n", ArgKind::Flag)]);
-        assert!(build(&e, json!({"n": -1}), &LeadingDash::Refuse).is_ok());
-        assert!(build(&e, json!({"n": "-x"}), &LeadingDash::Refuse).is_err());
-    }
-
-    #[test]
-    fn marker_goes_before_the_first_positional_only_when_needed() {
-        let mut all = mapping("all", ArgKind::FlagIfBoolean);
-        all.flag_if_true = Some("-a".into());
-        let e = exec(vec![
-            all,
-            mapping("a", ArgKind::Positional),
-            mapping("b", ArgKind::Positional),
-        ]);
-        let marker = LeadingDash::Marker("--end-of-options".into());
-        assert_eq!(
-            build(&e, json!({"all": true, "a": "x", "b": "-y"}), &marker).unwrap(),
-            ["sub", "-a", "--end-of-options", "x", "-y"]
-        );
-        assert_eq!(
-            build(&e, json!({"all": true, "a": "x", "b": "y"}), &marker).unwrap(),
-            ["sub", "-a", "x", "y"]
-        );
-        // A flag token after a positional would become a positional: refused.
-        let mut late = mapping("late", ArgKind::FlagIfBoolean);
-        late.flag_if_false = Some("--late".into());
-        let e = exec(vec![mapping("a", ArgKind::Positional), late]);
-        assert_eq!(
-            build(&e, json!({"a": "-x"}), &marker),
-            Err(ArgvError::LeadingDash {
-                param: "a".into(),
-                value: "-x".into()
-            })
-        );
-    }
-
-    #[test]
-    fn nul_and_size() {
-        let e = exec(vec![mapping("p", ArgKind::Positional)]);
-        assert_eq!(
-            build(&e, json!({"p": "a\u{0}b"}), &LeadingDash::Refuse),
-            Err(ArgvError::NulByte { param: "p".into() })
-        );
-        assert!(matches!(
-            build(&e, json!({"p": "a".repeat(131_072)}), &LeadingDash::Refuse),
-            Err(ArgvError::TooLong { .. })
-        ));
-        assert!(build(&e, json!({"p": "a".repeat(131_071)}), &LeadingDash::Refuse).is_ok());
-    }
-
-    #[test]
-    fn resolved_values_are_checked_again() {
-        let r = ResolveCommand::Script {
-            script: "resolve".into(),
-            args: vec!["$param".into()],
-        };
-        let mut p = mapping("p", ArgKind::Positional);
-        p.resolve_command = Some(r.clone());
-        let e = exec(vec![p]);
-        let args = json!({"p": "today"});
-        let args = args.as_object().unwrap();
-        let resolved = |to: &'static str, ld: LeadingDash| {
-            let mut b = ArgvBuilder::chai(&e, args, ld).unwrap();
-            let mut seen = Vec::new();
-            b.resolve_with(|step, value| {
-                seen.push((step.param.clone(), value.to_owned()));
-                Some(to.to_owned())
-            });
-            assert_eq!(seen, [("p".to_owned(), "today".to_owned())]);
-            b.finish()
-        };
-        assert_eq!(
-            resolved("2024-01-01", LeadingDash::Refuse).unwrap(),
-            ["sub", "2024-01-01"]
-        );
-        assert!(matches!(
-            resolved("-rf", LeadingDash::Refuse),
-            Err(ArgvError::LeadingDash { .. })
-        ));
-        assert_eq!(
-            resolved("-rf", LeadingDash::Marker("--".into())).unwrap(),
-            ["sub", "--", "-rf"]
-        );
-        assert_eq!(
-            resolved("a\0b", LeadingDash::Refuse),
-            Err(ArgvError::NulByte { param: "p".into() })
-        );
-    }
-
-    #[test]
-    fn invocations_built_elsewhere_are_checked() {
-        let r = ResolveCommand::Script {
-            script: "resolve".into(),
-            args: vec![],
-        };
-        let mut b = builder();
-        b.flag("d", "date", Some("today"), false, Some(r)).unwrap();
-        let inv = b.into_invocation("t");
-        let finish = |to: Option<&'static str>| {
-            let mut b = ArgvBuilder::from_invocation(&inv);
-            b.resolve_with(|_, _| to.map(str::to_owned));
-            b.finish()
-        };
-        assert_eq!(finish(None).unwrap(), ["sub", "--date", "today"]);
-        assert_eq!(
-            finish(Some("-x")),
-            Err(ArgvError::LeadingDash {
-                param: "d".into(),
-                value: "-x".into()
-            })
-        );
-        let mut inv =
-            command_invocation("t", "/abs/t", &["-v", "a\0b"], &json!({}), &[], None).unwrap();
-        assert_eq!(
-            ArgvBuilder::from_invocation(&inv).finish(),
-            Err(ArgvError::NulByte {
-                param: "argv[1]".into()
-            })
-        );
-        inv.args.pop();
-        assert_eq!(ArgvBuilder::from_invocation(&inv).finish().unwrap(), ["-v"]);
     }
 }

@@ -97,12 +97,13 @@ pub fn chai(
         name: name.into(),
         description: None,
         parameters: schema,
-        execution: Execution::Chai(ChaiExecution {
+        execution: Execution::Chai(vec![ChaiExecution {
             binary: binary.into(),
             subcommand: sub.into(),
             args,
             skill_dir: dir.to_path_buf(),
-        }),
+            ..ChaiExecution::default()
+        }]),
     };
     let allow = BTreeMap::from([(binary.to_string(), vec![sub.to_string()])]);
     manifest(Dialect::ChaiLegacy, dir, vec![tool], allow)

@@ -83,7 +83,7 @@ pub struct Context<'a> {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Mapped {
     /// The mapping, for the model.
-    Arg(ArgMapping),
+    Arg(Box<ArgMapping>),
     /// Unusable (errors reported).
     Broken,
 }
@@ -319,7 +319,7 @@ fn model(
     let get = |key: &str| string(node, key).map(|(_, s)| s.to_string());
     let flag = |key: &str| node.get(key).and_then(Node::as_bool) == Some(true);
     let v05 = version == Version::V05;
-    Mapped::Arg(ArgMapping {
+    Mapped::Arg(Box::new(ArgMapping {
         param,
         kind,
         flag: get("flag").map(|f| match version {
@@ -346,7 +346,7 @@ fn model(
         deny_always_resolve: v05 && flag("denyAlwaysResolve"),
         subcommand_override: get("subcommandOverride").filter(|_| v05),
         pointer: node.pointer.clone(),
-    })
+    }))
 }
 
 fn unknown_kind(node: &Node, kind: &str, kinds: &[&str], version: Version) -> Finding {

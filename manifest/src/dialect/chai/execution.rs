@@ -138,17 +138,16 @@ pub fn check(
         if let (Some(b), Some(allowlist)) = (binary, targets.allowlist) {
             allowlist.check_pair(b, subcommand, &label, findings);
         }
-        if version == Version::V05 {
-            if let Some(w) = item.get("binaryWrapper")
-                && w.as_array().is_some_and(<[Node]>::is_empty)
-            {
-                findings.push(Finding::new(
-                    &BINARY_WRAPPER_EMPTY,
-                    w.span,
-                    w.pointer.clone(),
-                    format!("{label}: binaryWrapper must be a non-empty array"),
-                ));
-            }
+        if version == Version::V05
+            && let Some(w) = item.get("binaryWrapper")
+            && w.as_array().is_some_and(<[Node]>::is_empty)
+        {
+            findings.push(Finding::new(
+                &BINARY_WRAPPER_EMPTY,
+                w.span,
+                w.pointer.clone(),
+                format!("{label}: binaryWrapper must be a non-empty array"),
+            ));
         }
         let post_process = item
             .get("postProcess")
@@ -187,7 +186,7 @@ pub fn check(
             .enumerate()
         {
             match args::check(arg, &format!("{label}.args[{j}]"), &cx, findings) {
-                Mapped::Arg(m) => mappings.push(m),
+                Mapped::Arg(m) => mappings.push(*m),
                 Mapped::Broken => usable = false,
             }
         }
