@@ -300,12 +300,18 @@ fn lint_dir(_dir: &Path, files: &[Input], options: &Options) -> Result<Group, st
     let siblings = (!tools_files.is_empty()).then_some(tool_names.as_slice());
     for input in &skill_files {
         let mut doc = Document::read(&input.display, &input.path, options.max_size)?;
-        if let Some(s) = skill::check(&mut doc, options, siblings) {
-            group.skills.push(s);
-        }
+        let mut checked = skill::check(&mut doc, options, siblings);
+        // A SKILL.md of a chai skill is read as chai reads it.
         let folder = skill::SkillFile::of(&input.path) == skill::SkillFile::Folder;
         if folder && (chai_dir || chai::skill::uses_chai_keys(&doc)) {
+            chai::skill::check(&mut doc);
             chai::skill::relax(&mut doc, options);
+            if let (Some(s), Some(name)) = (checked.as_mut(), chai::skill::name(&input.path)) {
+                s.name = name;
+            }
+        }
+        if let Some(s) = checked {
+            group.skills.push(s);
         }
         group.docs.push(doc);
     }

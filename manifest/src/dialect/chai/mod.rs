@@ -33,6 +33,7 @@ pub use split::SPLIT_FILE_MISSING;
 pub static RULES: &[&Rule] = &[
     &SPLIT_FILE_MISSING,
     &version::DEPRECATED_SINGLE_FILE,
+    &skill::BINS_INVALID,
     &fields::UNKNOWN_FIELD,
     &fields::UNKNOWN_FIELD_IGNORED,
     &fields::INVALID_TYPE,

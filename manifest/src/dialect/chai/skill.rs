@@ -8,13 +8,20 @@
 //! profile (chai loads the skill regardless); `--profile strict` keeps
 //! skills-ref's verdicts.
 
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Finding, Severity};
 use crate::document::Document;
 use crate::frontmatter;
 use crate::lint::{Options, Profile};
+use crate::rules::Rule;
 use crate::tree::Node;
 use crate::yaml;
 use std::path::Path;
+
+pub static BINS_INVALID: Rule = Rule::warning(
+    "chai/skill-bins-invalid",
+    "chai",
+    "`metadata.requires.bins` in a chai skill's SKILL.md is neither a list of strings nor a list of OR-groups: chai drops the error silently and loads the skill unconditionally",
+);
 
 /// What chai reads from a skill's `SKILL.md` that matters to its tools.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -107,6 +114,64 @@ pub fn uses_chai_keys(doc: &Document) -> bool {
     doc.root
         .as_ref()
         .is_some_and(|r| r.get("capability_tier").is_some() || r.get("variant_of").is_some())
+}
+
+/// chai's error for a `bins` value it cannot read, and the node it concerns.
+fn bins_error(bins: &Node) -> Option<(&Node, String)> {
+    let items = bins.as_array()?;
+    let first = items.first()?;
+    if first.as_str().is_some() {
+        let bad = items.iter().find(|i| i.as_str().is_none())?;
+        return Some((bad, "expected string in bins list".to_string()));
+    }
+    if first.as_array().is_none() {
+        return Some((
+            first,
+            format!(
+                "expected string or array in bins list, got {}",
+                first.type_name()
+            ),
+        ));
+    }
+    for group in items {
+        let Some(members) = group.as_array() else {
+            return Some((group, "expected array in bins OR-group".to_string()));
+        };
+        if let Some(bad) = members.iter().find(|m| m.as_str().is_none()) {
+            return Some((bad, "expected string in bins group".to_string()));
+        }
+    }
+    None
+}
+
+/// Checks the chai-specific keys of a parsed chai `SKILL.md`: a `bins`
+/// value chai cannot read.
+pub fn check(doc: &mut Document) {
+    let Some(bins) = doc
+        .root
+        .as_ref()
+        .and_then(|r| r.get("metadata"))
+        .and_then(|m| m.get("requires"))
+        .and_then(|r| r.get("bins"))
+    else {
+        return;
+    };
+    let Some((node, error)) = bins_error(bins) else {
+        return;
+    };
+    let finding = Finding::new(
+        &BINS_INVALID,
+        node.span,
+        node.pointer.clone(),
+        format!("metadata.requires.bins: {error}; chai discards this error and loads the skill whatever binaries are installed (`condition` is then ignored)"),
+    )
+    .with_help("write a list of binaries (`bins: [\"git\"]`) or a list of OR-groups (`bins: [[\"cargo\"], [\"nix\"]]`)");
+    doc.findings.push(finding);
+}
+
+/// The skill's name as chai reads it: its directory's name (`name` is not read).
+pub fn name(skill_md: &Path) -> Option<String> {
+    Some(skill_md.parent()?.file_name()?.to_str()?.to_string())
 }
 
 /// Under the default profile, turns the Agent Skills findings of a `SKILL.md`
