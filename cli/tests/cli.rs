@@ -241,6 +241,72 @@ fn json_shape_is_exactly_the_contract() {
     );
 }
 
+/// A single-file chai tools.json that uses a v0.5 key (`optional`) and an
+/// unknown one (`extra`).
+const CHAI_SINGLE_V05: &str = r#"{
+  "tools": [{"name": "ls", "parameters": {"type": "object", "properties": {"path": {"type": "string"}}}}],
+  "allowlist": {"ls": [""]},
+  "execution": [{"tool": "ls", "binary": "ls", "subcommand": "", "extra": 1,
+    "args": [{"param": "path", "optional": true}]}]
+}"#;
+
+#[test]
+fn chai_version_is_detected_named_and_overridable() {
+    let dir = scratch("chai-version");
+    write(&dir, "s/tools.json", CHAI_SINGLE_V05);
+    let rules = |report: &Value, dialect: &str| -> Vec<String> {
+        let diags = report["diagnostics"].as_array().expect("array");
+        assert!(!diags.is_empty(), "{report}");
+        for d in diags {
+            assert_eq!(d["dialect"], dialect, "{d}");
+        }
+        diags
+            .iter()
+            .map(|d| {
+                format!(
+                    "{}:{}",
+                    d["severity"].as_str().unwrap_or(""),
+                    d["rule"].as_str().unwrap_or("")
+                )
+            })
+            .collect()
+    };
+    let detected = toolsmith_in(&dir, &["lint", "--format", "json", "s"]);
+    assert_eq!(status(&detected), 0, "{}", stdout(&detected));
+    let found = rules(&json(&detected), "chai-v0.5");
+    assert!(
+        found.contains(&"warning:chai/deprecated-single-file".to_string()),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&"warning:chai/unknown-field-ignored".to_string()),
+        "{found:?}"
+    );
+    let forced = toolsmith_in(
+        &dir,
+        &["lint", "--format", "json", "--chai-version", "legacy", "s"],
+    );
+    assert_eq!(status(&forced), 1, "{}", stdout(&forced));
+    let report = json(&forced);
+    let found = rules(&report, "chai-legacy");
+    assert!(
+        found.contains(&"error:chai/unknown-field".to_string()),
+        "{found:?}"
+    );
+    let first = report["diagnostics"]
+        .as_array()
+        .and_then(|d| d.iter().find(|d| d["rule"] == "chai/unknown-field"))
+        .expect("an unknown-field error");
+    assert!(
+        first["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("read as chai-legacy")),
+        "{first}"
+    );
+    let v05 = toolsmith_in(&dir, &["lint", "--chai-version", "v0.5", "s"]);
+    assert_eq!(status(&v05), 0, "{}", stdout(&v05));
+}
+
 #[test]
 fn columns_count_unicode_scalar_values() {
     let out = toolsmith(&["lint", "--format", "json", "tests/data/human/unicode"]);

@@ -45,6 +45,9 @@ pub struct Diagnostic {
     pub end: Position,
     /// JSON pointer of the offending value (`""` for the document).
     pub pointer: String,
+    /// The dialect version the file was read as, where the verdict depends
+    /// on it (`chai-legacy`, `chai-v0.5`); `None` for other dialects.
+    pub dialect: Option<&'static str>,
     /// The file's text, shared by all its diagnostics, so that renderers show
     /// excerpts without reading the file again.
     pub source: Arc<Source>,
@@ -83,6 +86,8 @@ pub struct Finding {
     pub span: Span,
     /// JSON pointer of the offending value.
     pub pointer: String,
+    /// The dialect version the file was read as (`chai-legacy`, `chai-v0.5`).
+    pub dialect: Option<&'static str>,
 }
 
 impl Finding {
@@ -100,7 +105,14 @@ impl Finding {
             help: None,
             span,
             pointer: pointer.into(),
+            dialect: None,
         }
+    }
+
+    /// Names the dialect version the file was read as (kept when already set).
+    pub fn with_dialect(mut self, dialect: &'static str) -> Self {
+        self.dialect.get_or_insert(dialect);
+        self
     }
 
     /// Adds a `help:` line.
@@ -132,6 +144,7 @@ impl Finding {
             start: source.position(self.span.start),
             end: source.position(self.span.end),
             pointer: self.pointer,
+            dialect: self.dialect,
             source: Arc::clone(source),
         }
     }

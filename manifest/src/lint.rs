@@ -5,7 +5,7 @@ use crate::diagnostic::{Diagnostic, Diagnostics, Finding, Severity};
 use crate::dialect::{self, agentcli, chai, describe, skill};
 use crate::document::Document;
 use crate::input::{self, DEFAULT_MAX_SIZE};
-use crate::model::{Dialect, Manifest};
+use crate::model::{ChaiVersion, Dialect, Manifest};
 use crate::source::Span;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -42,6 +42,8 @@ pub struct Options {
     pub profile: Profile,
     /// Files over this many bytes are refused.
     pub max_size: u64,
+    /// Read chai files as this version instead of detecting it (`--chai-version`).
+    pub chai_version: Option<ChaiVersion>,
 }
 
 impl Default for Options {
@@ -50,6 +52,7 @@ impl Default for Options {
             dialect: None,
             profile: Profile::Default,
             max_size: DEFAULT_MAX_SIZE,
+            chai_version: None,
         }
     }
 }
@@ -226,6 +229,7 @@ fn lint_dir(_dir: &Path, files: &[Input], options: &Options) -> Result<Group, st
         }
     }
     let mut tool_names: Vec<String> = Vec::new();
+    let mut chai_dir = false;
     for input in &tools_files {
         let mut doc = Document::read_json(&input.display, &input.path, options.max_size)?;
         let Some(root) = &doc.root else {
@@ -243,13 +247,26 @@ fn lint_dir(_dir: &Path, files: &[Input], options: &Options) -> Result<Group, st
             Some(DialectChoice::Chai) => Some(Dialect::ChaiLegacy),
             _ => dialect::detect(root, has_split_siblings),
         };
+        let is_chai = matches!(dialect, Some(Dialect::ChaiLegacy | Dialect::ChaiSplit));
+        let skill = is_chai
+            .then(|| chai::skill::near(&input.path, options.max_size))
+            .flatten();
+        chai_dir |= is_chai;
         let manifest = match dialect {
-            Some(Dialect::ChaiLegacy) => chai::check_legacy(&mut doc, options),
+            Some(Dialect::ChaiLegacy) => {
+                chai::check_legacy_in_skill(&mut doc, options, skill.as_ref())
+            }
             Some(Dialect::Agentcli) => agentcli::check(&mut doc, options),
             Some(Dialect::ChaiSplit) => {
                 let mut allow = read_optional(&allowlist, options)?;
                 let mut exec = read_optional(&execution, options)?;
-                let m = chai::check_split(&mut doc, allow.as_mut(), exec.as_mut(), options);
+                let m = chai::check_split_in_skill(
+                    &mut doc,
+                    allow.as_mut(),
+                    exec.as_mut(),
+                    options,
+                    skill.as_ref(),
+                );
                 group.docs.extend(allow);
                 group.docs.extend(exec);
                 m
@@ -283,12 +300,45 @@ fn lint_dir(_dir: &Path, files: &[Input], options: &Options) -> Result<Group, st
     let siblings = (!tools_files.is_empty()).then_some(tool_names.as_slice());
     for input in &skill_files {
         let mut doc = Document::read(&input.display, &input.path, options.max_size)?;
-        if let Some(s) = skill::check(&mut doc, options, siblings) {
+        let mut checked = skill::check(&mut doc, options, siblings);
+        // A SKILL.md of a chai skill is read as chai reads it.
+        let folder = skill::SkillFile::of(&input.path) == skill::SkillFile::Folder;
+        if folder
+            && (chai_dir
+                || chai::skill::uses_chai_keys(&doc)
+                || chai_manifest_beside(&input.path, options.max_size))
+        {
+            chai::skill::check(&mut doc);
+            chai::skill::relax(&mut doc, options);
+            if let (Some(s), Some(name)) = (checked.as_mut(), chai::skill::name(&input.path)) {
+                s.name = name;
+            }
+        }
+        if let Some(s) = checked {
             group.skills.push(s);
         }
         group.docs.push(doc);
     }
     Ok(group)
+}
+
+/// True when a chai manifest sits next to `skill_md` (the skill is linted or
+/// generated alone, as `skill!` does): the split layout's files, or a
+/// `tools.json` object with `execution` or `allowlist`.
+fn chai_manifest_beside(skill_md: &Path, max_size: u64) -> bool {
+    if ["allowlist.json", "execution.json"]
+        .iter()
+        .any(|n| skill_md.with_file_name(n).is_file())
+    {
+        return true;
+    }
+    let tools = skill_md.with_file_name("tools.json");
+    let small = std::fs::metadata(&tools).is_ok_and(|m| m.is_file() && m.len() <= max_size);
+    small
+        && std::fs::read(&tools)
+            .ok()
+            .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+            .is_some_and(|v| v.get("execution").is_some() || v.get("allowlist").is_some())
 }
 
 /// Reads a sibling file that may be absent.

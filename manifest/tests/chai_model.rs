@@ -178,3 +178,56 @@ fn tools_without_parameters_get_an_empty_object_schema() {
     let search = only(&loaded.manifest.tools[0].execution);
     assert_eq!(search.args[1].flag.as_deref(), Some("--content"));
 }
+
+#[test]
+fn single_file_with_v05_keys_is_v05_and_carries_the_bin_groups() {
+    let dir = fixture("v05-bin-groups");
+    let loaded = load(&dir.join("tools.json"), "tools.json", &Options::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        loaded
+            .warnings
+            .iter()
+            .any(|d| d.rule == "chai/deprecated-single-file" && d.dialect == Some("chai-v0.5")),
+        "{}",
+        loaded.warnings
+    );
+    let m = loaded.manifest;
+    assert_eq!(m.dialect, Dialect::ChaiLegacy);
+    let Execution::Chai(specs) = &m.tools[0].execution else {
+        panic!("a chai tool");
+    };
+    assert_eq!(specs.len(), 2);
+    let groups = vec![vec!["cargo".to_string()], vec!["nix".to_string()]];
+    for (i, spec) in specs.iter().enumerate() {
+        assert_eq!(spec.version, ChaiVersion::V05);
+        assert_eq!(spec.bin_group, Some(i as u64));
+        assert_eq!(spec.bin_groups, groups);
+    }
+    assert_eq!(specs[1].args[0].kind, ArgKind::Literal);
+    assert_eq!(
+        specs[1].args[0].value.as_deref(),
+        Some("--print-build-logs")
+    );
+}
+
+#[test]
+fn forced_legacy_reads_v05_keys_as_errors() {
+    let dir = fixture("v05-bin-groups");
+    let options = Options {
+        chai_version: Some(ChaiVersion::Legacy),
+        ..Options::default()
+    };
+    let errors = load(&dir.join("tools.json"), "tools.json", &options)
+        .expect_err("legacy chai rejects `condition`");
+    assert!(
+        errors
+            .iter()
+            .all(|d| d.dialect == Some("chai-legacy") || !d.file.ends_with("tools.json")),
+        "{errors}"
+    );
+    assert!(
+        errors.iter().any(|d| d.rule == "chai/unknown-field"),
+        "{errors}"
+    );
+}

@@ -5,11 +5,13 @@
 //! case directory) and the diagnostics are compared with `<case>/expected.txt`,
 //! one `file:line:col: severity[rule]: message` line per finding.
 //! A `valid` case must have no errors; an `invalid` case must have at least one
-//! and an `expected.txt`. Set `UPDATE_SNAPSHOTS=1` to rewrite the snapshots
+//! and an `expected.txt`. A case may hold a file `chai-version` (`legacy` or
+//! `v0.5`): the chai files are then read as that version (`--chai-version`). Set `UPDATE_SNAPSHOTS=1` to rewrite the snapshots
 //! (then review the diff).
 
 use std::path::{Path, PathBuf};
 use toolsmith_manifest::lint::{Input, Options, classify, lint};
+use toolsmith_manifest::model::ChaiVersion;
 
 fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
@@ -61,8 +63,18 @@ fn render(case: &Path) -> (String, usize) {
     let mut inputs = Vec::new();
     walk(case, case, &mut inputs);
     assert!(!inputs.is_empty(), "{}: no manifest files", case.display());
-    let report =
-        lint(&inputs, &Options::default()).unwrap_or_else(|e| panic!("{}: {e}", case.display()));
+    let chai_version = std::fs::read_to_string(case.join("chai-version"))
+        .ok()
+        .map(|v| match v.trim() {
+            "legacy" => ChaiVersion::Legacy,
+            "v0.5" => ChaiVersion::V05,
+            other => panic!("{}: unknown chai-version {other:?}", case.display()),
+        });
+    let options = Options {
+        chai_version,
+        ..Options::default()
+    };
+    let report = lint(&inputs, &options).unwrap_or_else(|e| panic!("{}: {e}", case.display()));
     let mut text = String::new();
     for d in report.diagnostics.iter() {
         text.push_str(&d.to_string());

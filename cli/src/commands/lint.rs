@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use toolsmith_manifest::Diagnostics;
 use toolsmith_manifest::lint::{self, DialectChoice, Input, Options, Profile};
+use toolsmith_manifest::model::ChaiVersion;
 
 /// Arguments of `toolsmith lint`.
 #[derive(Debug, clap::Args)]
@@ -29,6 +30,10 @@ pub struct Args {
     /// Agent Skills profile: `strict` turns unknown fields and flow-style YAML into errors.
     #[arg(long, value_enum, default_value_t = ProfileArg::Default)]
     pub profile: ProfileArg,
+    /// Read chai files as this version instead of detecting it (a three-file
+    /// layout, or a single file using a v0.5 key or kind, is v0.5).
+    #[arg(long, value_enum, value_name = "VERSION")]
+    pub chai_version: Option<ChaiVersionArg>,
     /// Refuse files larger than this many bytes.
     #[arg(long, value_name = "BYTES", default_value_t = toolsmith_manifest::input::DEFAULT_MAX_SIZE)]
     pub max_size: u64,
@@ -54,6 +59,25 @@ impl From<DialectArg> for DialectChoice {
             DialectArg::Agentcli => DialectChoice::Agentcli,
             DialectArg::Describe => DialectChoice::Describe,
             DialectArg::Skill => DialectChoice::Skill,
+        }
+    }
+}
+
+/// `--chai-version` values.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum ChaiVersionArg {
+    /// chai 14ef265: one root object, unknown fields rejected.
+    Legacy,
+    /// chai v0.5: three files (or a single file with v0.5 keys), unknown fields ignored.
+    #[value(name = "v0.5")]
+    V05,
+}
+
+impl From<ChaiVersionArg> for ChaiVersion {
+    fn from(v: ChaiVersionArg) -> Self {
+        match v {
+            ChaiVersionArg::Legacy => ChaiVersion::Legacy,
+            ChaiVersionArg::V05 => ChaiVersion::V05,
         }
     }
 }
@@ -93,6 +117,7 @@ pub fn run(args: &Args) -> Result<Status, Error> {
         dialect: args.dialect.map(Into::into),
         profile: args.profile.into(),
         max_size: args.max_size,
+        chai_version: args.chai_version.map(Into::into),
     };
     let found = walk::collect(&args.paths);
     let mut outcome = lint_inputs(&found.inputs, &options);

@@ -20,6 +20,9 @@ struct Entry<'a> {
     rule: &'a str,
     message: &'a str,
     pointer: &'a str,
+    /// The dialect version a chai file was read as; absent for other dialects.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dialect: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -44,6 +47,7 @@ pub fn render(diagnostics: &Diagnostics, files: usize) -> String {
                 rule: d.rule,
                 message: &d.message,
                 pointer: &d.pointer,
+                dialect: d.dialect,
             })
             .collect(),
         summary: Summary {

@@ -4,8 +4,8 @@
 use super::Version;
 use super::allowlist::Allowlist;
 use super::fields::{expected_list, missing, show};
-use super::resolver;
 use super::tools::{Property, ToolInfo};
+use super::{deny, resolver};
 use crate::diagnostic::Finding;
 use crate::model::{ArgKind, ArgMapping, ResolveCommand};
 use crate::rules::Rule;
@@ -21,6 +21,26 @@ pub static PARAM_NOT_IN_PARAMETERS: Rule = Rule::error(
     "chai/param-not-in-parameters",
     "chai",
     "an argument mapping reads a parameter that the tool's `parameters` do not declare",
+);
+pub static PARAM_FIXED_VALUE: Rule = Rule::warning(
+    "chai/param-fixed-value",
+    "chai",
+    "a v0.5 mapping reads a parameter the schema does not declare, and `absentDefault` or `optional` supplies it: the model can never set it (a fixed value)",
+);
+pub static LITERAL_WITHOUT_VALUE: Rule = Rule::warning(
+    "chai/literal-without-value",
+    "chai",
+    "a `literal` mapping has no `value`; chai pushes nothing for it",
+);
+pub static SECOND_STDIN: Rule = Rule::warning(
+    "chai/second-stdin",
+    "chai",
+    "an execution spec has more than one `stdin` mapping; chai reads only the first",
+);
+pub static TEMPFILE_ORDER: Rule = Rule::warning(
+    "chai/tempfile-order",
+    "chai",
+    "a `tempfile` mapping is followed by mappings that emit argv; chai appends temp-file tokens after all other argv, so the order differs from `args`",
 );
 pub static FLAGIFBOOLEAN_NOT_BOOLEAN: Rule = Rule::error(
     "chai/flagifboolean-not-boolean",
@@ -75,6 +95,8 @@ pub struct Context<'a> {
     pub allowlist: Option<&'a Allowlist>,
     /// The execution spec's `binary`.
     pub binary: Option<&'a Node>,
+    /// The text of the file (positions inside strings).
+    pub text: &'a str,
     /// v0.5 `paramCondition.present`: parameters the spec only runs with.
     pub present: &'a [Node],
 }
@@ -82,7 +104,7 @@ pub struct Context<'a> {
 /// The outcome of checking one mapping.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Mapped {
-    /// The mapping, for the model.
+    /// The mapping, for the model (boxed: it is large).
     Arg(Box<ArgMapping>),
     /// Unusable (errors reported).
     Broken,
@@ -119,7 +141,22 @@ pub fn check(node: &Node, label: &str, cx: &Context<'_>, findings: &mut Vec<Find
     if kind == "flagifboolean" {
         check_flags_set(node, kind_node, label, findings);
     }
+    if known && kind == "literal" && node.get("value").is_none_or(Node::is_null) {
+        let at = kind_node.unwrap_or(node);
+        findings.push(
+            Finding::new(
+                &LITERAL_WITHOUT_VALUE,
+                at.span,
+                at.pointer.clone(),
+                format!("{label}: literal mapping without `value`; chai pushes nothing for it"),
+            )
+            .with_help("add \"value\": \"<the token to pass>\", or remove the mapping"),
+        );
+    }
     check_version_specifics(node, label, cx.version, findings);
+    if cx.version == Version::V05 {
+        deny::check(node, label, cx.text, findings);
+    }
     if let (Some((onode, _)), Some(allowlist), Some(binary)) =
         (string(node, "subcommandOverride"), cx.allowlist, cx.binary)
     {
@@ -192,7 +229,10 @@ fn check_property(
     let (schema, required) = match tool.property(pname) {
         Property::Unknown => return,
         Property::Absent => {
-            findings.push(param_absent(pnode, pname, tool, label));
+            findings.push(match fixed_value(node, cx.version) {
+                Some(how) => param_fixed(pnode, pname, tool, label, &how),
+                None => param_absent(pnode, pname, tool, label),
+            });
             return;
         }
         Property::Present(schema, required) => (schema, required),
@@ -471,4 +511,107 @@ fn positional_optional(node: &Node, param: &str, label: &str, version: Version) 
         ),
     )
     .with_help(help)
+}
+
+/// How a v0.5 mapping of an undeclared parameter still gets a value:
+/// `absentDefault` (always used, the model cannot set the parameter) or
+/// `optional` (always absent).
+fn fixed_value(node: &Node, version: Version) -> Option<String> {
+    if version != Version::V05 {
+        return None;
+    }
+    if let Some(d) = node.get("absentDefault").filter(|n| !n.is_null()) {
+        return Some(format!(
+            "chai always uses its absentDefault {}",
+            d.to_value()
+        ));
+    }
+    (node.get("optional").and_then(Node::as_bool) == Some(true)).then(|| {
+        "it is always absent, and `optional` skips it (a resolver runs on \"\")".to_string()
+    })
+}
+
+fn param_fixed(node: &Node, param: &str, tool: &ToolInfo, label: &str, how: &str) -> Finding {
+    Finding::new(
+        &PARAM_FIXED_VALUE,
+        node.span,
+        node.pointer.clone(),
+        format!(
+            "{label}: param {} is not a property of the parameters of tool {}: the model cannot set it (chai rejects undeclared arguments), so {how}",
+            show(param),
+            show(&tool.name)
+        ),
+    )
+    .with_help(match closest(param, tool.property_names()) {
+        Some(s) => format!("did you mean {}? If the value is meant to be fixed, this is how chai's bundled skills write it", show(s)),
+        None => "a fixed value the model cannot change, as chai's bundled skills use it; declare the parameter if the model should set it".to_string(),
+    })
+}
+
+/// Does a mapping emit argv tokens in `args` order (V9)?
+fn emits_argv(arg: &Node) -> bool {
+    let kind = arg
+        .get("kind")
+        .filter(|k| !k.is_null())
+        .map_or(Some("positional"), Node::as_str);
+    match kind {
+        Some("positional" | "flag") => true,
+        Some("flagifboolean") => arg.get("subcommandOverride").is_none_or(Node::is_null),
+        Some("literal") => arg.get("value").is_some_and(|v| !v.is_null()),
+        _ => false,
+    }
+}
+
+/// The checks over a v0.5 spec's whole `args` list: a second `stdin`
+/// mapping (V11) and a `tempfile` mapping followed by argv (V10).
+pub fn check_order(args: &[Node], label: &str, findings: &mut Vec<Finding>) {
+    let kind_of = |arg: &Node| arg.get("kind").and_then(Node::as_str).map(str::to_string);
+    let mut first_stdin: Option<usize> = None;
+    for (j, arg) in args.iter().enumerate() {
+        let kind = kind_of(arg);
+        let at = arg.get("kind").unwrap_or(arg);
+        let param = string(arg, "param").map_or("?", |(_, p)| p);
+        match kind.as_deref() {
+            Some("stdin") => match first_stdin {
+                None => first_stdin = Some(j),
+                Some(first) => findings.push(
+                    Finding::new(
+                        &SECOND_STDIN,
+                        at.span,
+                        at.pointer.clone(),
+                        format!(
+                            "{label}.args[{j}]: second stdin mapping (param {}); chai writes only {label}.args[{first}] to stdin and ignores this one",
+                            show(param)
+                        ),
+                    )
+                    .with_help("keep one stdin mapping per spec; pass the other value as a flag, positional or tempfile"),
+                ),
+            },
+            Some("tempfile") => {
+                let later: Vec<usize> = args
+                    .iter()
+                    .enumerate()
+                    .skip(j + 1)
+                    .filter(|(_, a)| emits_argv(a))
+                    .map(|(k, _)| k)
+                    .collect();
+                if let Some(&k) = later.first() {
+                    findings.push(
+                        Finding::new(
+                            &TEMPFILE_ORDER,
+                            at.span,
+                            at.pointer.clone(),
+                            format!(
+                                "{label}.args[{j}]: tempfile param {} is followed by {} mapping(s) that emit argv (first {label}.args[{k}]); chai appends the temp-file flag and path after all of them",
+                                show(param),
+                                later.len()
+                            ),
+                        )
+                        .with_help("move the tempfile mapping to the end of `args` so that the file order is the argv order"),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
 }

@@ -6,7 +6,9 @@ use super::allowlist::Allowlist;
 use super::args::{self, Context, Mapped};
 use super::fields::show;
 use super::resolver;
+use super::skill::ChaiSkill;
 use super::tools::ToolInfo;
+use super::{conditions, output};
 use crate::diagnostic::Finding;
 use crate::model::{ChaiExecution, ChaiVersion, ParamCondition, PostProcess};
 use crate::rules::Rule;
@@ -86,6 +88,10 @@ pub struct Targets<'a> {
     pub tools: Option<&'a [ToolInfo]>,
     /// The allowlist.
     pub allowlist: Option<&'a Allowlist>,
+    /// The skill's `SKILL.md`, when there is one.
+    pub skill: Option<&'a ChaiSkill>,
+    /// The text of the file holding the execution specs (positions inside strings).
+    pub text: &'a str,
 }
 
 /// Checks the execution specs (keys and types are checked by `fields`).
@@ -97,8 +103,8 @@ pub fn check(
     findings: &mut Vec<Finding>,
 ) -> Vec<SpecInfo> {
     let mut specs: Vec<SpecInfo> = Vec::new();
-    // First non-conditional spec of each tool.
-    let mut first_of: HashMap<String, usize> = HashMap::new();
+    // First spec without `paramCondition` of each tool (and OR-group).
+    let mut first_of: HashMap<(String, Option<u64>), usize> = HashMap::new();
     let declared = targets.tools.map(by_name);
     for (i, item) in items.iter().enumerate() {
         let label = format!("execution[{i}]");
@@ -125,11 +131,16 @@ pub fn check(
         let conditional = ["paramCondition", "condition"]
             .iter()
             .any(|k| item.get(k).is_some_and(|p| !p.is_null()));
-        if let (Some(node), Some(name), false) = (tool_node, tool_name, conditional) {
-            match first_of.get(name) {
+        let has_param_condition = item.get("paramCondition").is_some_and(|p| !p.is_null());
+        let group = match version {
+            Version::V05 => conditions::bin_group(item, targets.skill),
+            Version::Legacy => None,
+        };
+        if let (Some(node), Some(name), false) = (tool_node, tool_name, has_param_condition) {
+            match first_of.get(&(name.to_string(), group)) {
                 Some(&first) => findings.push(duplicate(node, name, &label, first, version)),
                 None => {
-                    first_of.insert(name.to_string(), i);
+                    first_of.insert((name.to_string(), group), i);
                 }
             }
         }
@@ -138,16 +149,27 @@ pub fn check(
         if let (Some(b), Some(allowlist)) = (binary, targets.allowlist) {
             allowlist.check_pair(b, subcommand, &label, findings);
         }
-        if version == Version::V05
-            && let Some(w) = item.get("binaryWrapper")
-            && w.as_array().is_some_and(<[Node]>::is_empty)
-        {
-            findings.push(Finding::new(
-                &BINARY_WRAPPER_EMPTY,
-                w.span,
-                w.pointer.clone(),
-                format!("{label}: binaryWrapper must be a non-empty array"),
-            ));
+        if version == Version::V05 {
+            conditions::check_references(item, &label, tool, findings);
+            conditions::check_bin_group(item, &label, targets.skill, findings);
+            output::check(item, &label, targets.text, findings);
+            args::check_order(
+                item.get("args")
+                    .and_then(Node::as_array)
+                    .unwrap_or_default(),
+                &label,
+                findings,
+            );
+            if let Some(w) = item.get("binaryWrapper")
+                && w.as_array().is_some_and(<[Node]>::is_empty)
+            {
+                findings.push(Finding::new(
+                    &BINARY_WRAPPER_EMPTY,
+                    w.span,
+                    w.pointer.clone(),
+                    format!("{label}: binaryWrapper must be a non-empty array"),
+                ));
+            }
         }
         let post_process = item
             .get("postProcess")
@@ -170,6 +192,7 @@ pub fn check(
             tool,
             allowlist: targets.allowlist,
             binary,
+            text: targets.text,
             present: item
                 .get("paramCondition")
                 .and_then(|p| p.get("present"))
@@ -223,6 +246,9 @@ pub fn check(
             execution,
             reads: read,
         });
+    }
+    if version == Version::V05 {
+        conditions::check_ambiguous(items, targets.skill, findings);
     }
     specs
 }

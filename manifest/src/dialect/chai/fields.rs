@@ -394,3 +394,67 @@ fn unknown_field(
         None => finding,
     }
 }
+
+/// The byte offset in `text` of the character at `value_offset` in the
+/// decoded value of the JSON string `node` (its span covers the quotes).
+/// `None` when the span does not hold a quoted string.
+pub fn offset_in_string(text: &str, node: &Node, value_offset: usize) -> Option<usize> {
+    let raw = text.get(node.span.start..node.span.end)?;
+    let quote = raw.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let mut pos = quote.len_utf8();
+    let mut decoded = 0;
+    while decoded < value_offset {
+        let rest = raw.get(pos..)?;
+        let c = rest.chars().next()?;
+        if c == quote {
+            break;
+        }
+        if c != '\\' {
+            pos += c.len_utf8();
+            decoded += c.len_utf8();
+            continue;
+        }
+        match rest.get(1..2)? {
+            "u" => {
+                let unit = u32::from_str_radix(rest.get(2..6)?, 16).ok()?;
+                let pair = rest
+                    .get(6..8)
+                    .filter(|e| *e == "\\u" && (0xD800..0xDC00).contains(&unit))
+                    .and_then(|_| u32::from_str_radix(rest.get(8..12)?, 16).ok())
+                    .filter(|low| (0xDC00..0xE000).contains(low));
+                match pair {
+                    Some(low) => {
+                        let c = char::from_u32(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))?;
+                        pos += 12;
+                        decoded += c.len_utf8();
+                    }
+                    None => {
+                        pos += 6;
+                        decoded += char::from_u32(unit).map_or(3, char::len_utf8);
+                    }
+                }
+            }
+            _ => {
+                pos += 2;
+                decoded += 1;
+            }
+        }
+    }
+    Some(node.span.start + pos)
+}
+
+/// The span of the character at `value_offset` of a JSON string value, or
+/// the whole string when it cannot be mapped.
+pub fn span_in_string(text: &str, node: &Node, value_offset: usize, len: usize) -> Span {
+    match offset_in_string(text, node, value_offset) {
+        Some(start) if start < node.span.end => {
+            let width = text
+                .get(start..)
+                .and_then(|t| t.chars().next())
+                .map_or(1, char::len_utf8)
+                .max(len.min(node.span.end - start));
+            Span::new(start, (start + width).min(node.span.end))
+        }
+        _ => node.span,
+    }
+}

@@ -3,19 +3,26 @@
 
 use super::execution::{self, Targets};
 use super::fields::{self, first_char};
+use super::skill::ChaiSkill;
+use super::version::{self, Chosen};
 use super::{Version, allowlist, assemble, tools};
 use crate::diagnostic::Finding;
 use crate::document::Document;
 use crate::model::{Dialect, Manifest};
 use crate::tree::Node;
 
-/// Checks a legacy `tools.json` and returns its model (also with errors, as
-/// far as it goes); `None` when the root is not an object.
-pub fn check(doc: &mut Document) -> Option<Manifest> {
+/// Checks a single-file `tools.json` as `chosen.version` and returns its
+/// model (also with errors, as far as it goes); `None` when the root is not
+/// an object.
+pub fn check(doc: &mut Document, chosen: &Chosen, skill: Option<&ChaiSkill>) -> Option<Manifest> {
     let root = doc.root.as_ref()?;
     root.as_object()?;
+    let version = chosen.version;
     let mut findings: Vec<Finding> = Vec::new();
-    fields::check_object(root, fields::ROOT, Version::Legacy, "", &mut findings);
+    if version == Version::V05 {
+        findings.push(version::deprecated(root, doc.source.path(), chosen));
+    }
+    fields::check_object(root, fields::ROOT, version, "", &mut findings);
     for key in ["tools", "allowlist", "execution"] {
         if root.get(key).is_none() {
             findings.push(Finding::new(
@@ -37,12 +44,15 @@ pub fn check(doc: &mut Document) -> Option<Manifest> {
         let targets = Targets {
             tools: tools.as_deref(),
             allowlist: allowlist.as_ref(),
+            skill,
+            text: doc.source.text(),
         };
-        execution::check(items, Version::Legacy, targets, &skill_dir, &mut findings)
+        execution::check(items, version, targets, &skill_dir, &mut findings)
     });
     if let (Some(items), Some(tools), Some(specs)) = (tool_items, &tools, &specs) {
         execution::check_coverage(items, tools, specs, &mut findings);
     }
+    version::annotate(&mut findings, chosen);
     doc.findings.extend(findings);
     Some(assemble(
         Dialect::ChaiLegacy,
@@ -51,5 +61,6 @@ pub fn check(doc: &mut Document) -> Option<Manifest> {
         &tools.unwrap_or_default(),
         &specs.unwrap_or_default(),
         &allowlist.unwrap_or_default(),
+        skill,
     ))
 }

@@ -9,23 +9,31 @@
 
 pub mod allowlist;
 pub mod args;
+pub mod conditions;
+pub mod deny;
 pub mod execution;
 pub mod fields;
 pub mod legacy;
+pub mod output;
 pub mod resolver;
+pub mod skill;
 pub mod split;
 pub mod tools;
+pub mod version;
 
 use crate::document::Document;
 use crate::lint::Options;
 use crate::model::{ChaiExecution, ChaiVersion, Dialect, Execution, Manifest, Tool};
 use crate::rules::Rule;
+use skill::ChaiSkill;
 
 pub use split::SPLIT_FILE_MISSING;
 
 /// chai rules.
 pub static RULES: &[&Rule] = &[
     &SPLIT_FILE_MISSING,
+    &version::DEPRECATED_SINGLE_FILE,
+    &skill::BINS_INVALID,
     &fields::UNKNOWN_FIELD,
     &fields::UNKNOWN_FIELD_IGNORED,
     &fields::INVALID_TYPE,
@@ -41,6 +49,21 @@ pub static RULES: &[&Rule] = &[
     &execution::PARAM_NOT_MAPPED,
     &args::UNKNOWN_KIND,
     &args::PARAM_NOT_IN_PARAMETERS,
+    &args::PARAM_FIXED_VALUE,
+    &args::LITERAL_WITHOUT_VALUE,
+    &args::SECOND_STDIN,
+    &args::TEMPFILE_ORDER,
+    &conditions::REFERENCE_NOT_IN_PARAMETERS,
+    &conditions::BIN_GROUP_OUT_OF_RANGE,
+    &conditions::CONDITION_IGNORED,
+    &conditions::AMBIGUOUS_SPECS,
+    &deny::DENY_PATTERN_INVALID,
+    &deny::DENY_ALWAYS_RESOLVE_WITHOUT_COMMAND,
+    &output::EXIT_CODE_RANGE,
+    &output::TRUNCATION_HINT_VARIABLE,
+    &output::TRUNCATION_HINT_PANIC,
+    &output::HINT_NEVER_FIRES,
+    &output::HINT_ALWAYS_FIRES,
     &args::FLAGIFBOOLEAN_NOT_BOOLEAN,
     &args::FLAGIFBOOLEAN_WITHOUT_FLAGS,
     &args::FLAGIFBOOLEAN_ABSENT_IS_FALSE,
@@ -76,8 +99,32 @@ pub enum Version {
 /// assert_eq!(doc.findings[0].rule.id, "chai/subcommand-not-allowlisted");
 /// ```
 pub fn check_legacy(doc: &mut Document, options: &Options) -> Option<Manifest> {
-    let _ = options;
-    legacy::check(doc)
+    check_legacy_in_skill(doc, options, None)
+}
+
+/// [`check_legacy`] for a `tools.json` whose skill directory has a
+/// `SKILL.md` (its `metadata.requires.bins` OR-groups go into the model and
+/// bound `condition.binGroup`). The version is detected from the file
+/// ([`version::of_single_file`]) unless `options.chai_version` names it.
+pub fn check_legacy_in_skill(
+    doc: &mut Document,
+    options: &Options,
+    skill: Option<&ChaiSkill>,
+) -> Option<Manifest> {
+    let root = doc.root.as_ref()?;
+    root.as_object()?;
+    let chosen = version::of_single_file(root, options);
+    let manifest = legacy::check(doc, &chosen, skill);
+    tag(doc, &chosen);
+    manifest
+}
+
+/// Names the version on every finding of a chai file.
+fn tag(doc: &mut Document, chosen: &version::Chosen) {
+    let name = chosen.dialect_name();
+    for f in &mut doc.findings {
+        f.dialect.get_or_insert(name);
+    }
 }
 
 /// Checks the split layout; `tools` has an array root. Missing or unusable
@@ -88,8 +135,31 @@ pub fn check_split(
     execution: Option<&mut Document>,
     options: &Options,
 ) -> Option<Manifest> {
-    let _ = options;
-    split::check(tools, allowlist, execution)
+    check_split_in_skill(tools, allowlist, execution, options, None)
+}
+
+/// [`check_split`] for a skill directory with a `SKILL.md` (see
+/// [`check_legacy_in_skill`]).
+pub fn check_split_in_skill(
+    tools: &mut Document,
+    mut allowlist: Option<&mut Document>,
+    mut execution: Option<&mut Document>,
+    options: &Options,
+    skill: Option<&ChaiSkill>,
+) -> Option<Manifest> {
+    let chosen = version::of_split(options);
+    let manifest = split::check(
+        tools,
+        allowlist.as_deref_mut(),
+        execution.as_deref_mut(),
+        &chosen,
+        skill,
+    );
+    tag(tools, &chosen);
+    for doc in [allowlist, execution].into_iter().flatten() {
+        tag(doc, &chosen);
+    }
+    manifest
 }
 
 /// Puts the checked parts together into the model: every tool whose
@@ -101,7 +171,9 @@ fn assemble(
     tools: &[tools::ToolInfo],
     specs: &[execution::SpecInfo],
     allowlist: &allowlist::Allowlist,
+    skill: Option<&ChaiSkill>,
 ) -> Manifest {
+    let bin_groups = skill.map(ChaiSkill::groups).unwrap_or_default().to_vec();
     let by_tool = execution::by_tool(specs);
     let mut model_tools: Vec<Tool> = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -118,8 +190,14 @@ fn assemble(
         if own.is_empty() || own.iter().any(|s| s.execution.is_none()) {
             continue;
         }
-        let mut chosen: Vec<ChaiExecution> =
-            own.iter().filter_map(|s| s.execution.clone()).collect();
+        let mut chosen: Vec<ChaiExecution> = own
+            .iter()
+            .filter_map(|s| s.execution.clone())
+            .map(|mut e| {
+                e.bin_groups.clone_from(&bin_groups);
+                e
+            })
+            .collect();
         if chosen.iter().all(|s| s.version == ChaiVersion::Legacy) {
             chosen.drain(..chosen.len() - 1);
         }

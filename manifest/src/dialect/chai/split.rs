@@ -4,6 +4,8 @@
 
 use super::execution::{self, Targets};
 use super::fields::{self, first_char};
+use super::skill::ChaiSkill;
+use super::version::{self, Chosen};
 use super::{Version, allowlist, assemble, tools};
 use crate::diagnostic::Finding;
 use crate::document::Document;
@@ -65,15 +67,34 @@ pub fn check(
     tools_doc: &mut Document,
     allowlist_doc: Option<&mut Document>,
     execution_doc: Option<&mut Document>,
+    chosen: &Chosen,
+    skill: Option<&ChaiSkill>,
 ) -> Option<Manifest> {
     let mut tool_findings = Vec::new();
     let mut allow_findings = Vec::new();
     let mut exec_findings = Vec::new();
     let root = part_root(Some(tools_doc), "tools.json", false, &mut tool_findings);
     let Some(root) = root else {
+        version::annotate(&mut tool_findings, chosen);
         tools_doc.findings.extend(tool_findings);
         return None;
     };
+    if chosen.version == Version::Legacy {
+        // chai 14ef265 reads a root array as the sequence form of its
+        // struct, `[tools, allowlist, execution]`: an array of tool objects fails.
+        let at = root.as_array().and_then(<[Node]>::first).unwrap_or(root);
+        if at.as_object().is_some() {
+            tool_findings.push(
+                fields::invalid_type(at, "a sequence").with_help(format!(
+                    "{}; chai 14ef265 reads only the single-file object (tools, allowlist, execution): drop --chai-version legacy to read the three-file layout",
+                    chosen.explain()
+                )),
+            );
+        }
+        version::annotate(&mut tool_findings, chosen);
+        tools_doc.findings.extend(tool_findings);
+        return None;
+    }
     let tool_items = root.as_array().unwrap_or_default();
     fields::check_items(
         tool_items,
@@ -120,6 +141,8 @@ pub fn check(
         let targets = Targets {
             tools: Some(&tools),
             allowlist: allowlist.as_ref(),
+            skill,
+            text: execution_doc.as_deref().map_or("", |d| d.source.text()),
         };
         execution::check(items, Version::V05, targets, &skill_dir, &mut exec_findings)
     });
@@ -137,13 +160,18 @@ pub fn check(
         &tools,
         &specs.unwrap_or_default(),
         &allowlist.unwrap_or_default(),
+        skill,
     );
-    tools_doc.findings.extend(tool_findings);
-    if let Some(doc) = allowlist_doc {
-        doc.findings.extend(allow_findings);
-    }
-    if let Some(doc) = execution_doc {
-        doc.findings.extend(exec_findings);
+    for (findings, doc) in [
+        (tool_findings, Some(tools_doc)),
+        (allow_findings, allowlist_doc),
+        (exec_findings, execution_doc),
+    ] {
+        let mut findings = findings;
+        version::annotate(&mut findings, chosen);
+        if let Some(doc) = doc {
+            doc.findings.extend(findings);
+        }
     }
     Some(manifest)
 }
