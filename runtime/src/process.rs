@@ -1,4 +1,5 @@
-//! The spawn engine: argv only, its own process group, cleared environment,
+//! The spawn engine: argv only, its own session and process group, only
+//! stdin/stdout/stderr inherited, cleared environment,
 //! null or threaded stdin, bounded capture, deadline, group kill, reap, and a
 //! bounded drain of the pipes.
 
@@ -65,8 +66,8 @@ pub(crate) fn execute(
             Stdio::null()
         })
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
+        .stderr(Stdio::piped());
+    isolate(&mut cmd);
     if let Some(dir) = &spec.cwd {
         cmd.current_dir(dir);
     }
@@ -81,6 +82,56 @@ pub(crate) fn execute(
             let _ = child.wait();
             Err(e)
         }
+    }
+}
+
+/// The highest descriptor the fallback of [`isolate`] marks close-on-exec
+/// (descriptors are numbered below `RLIMIT_NOFILE`, capped to keep the loop short).
+const FD_LOOP_CAP: libc::c_int = 1 << 16;
+
+/// Makes the child the leader of a new session (and so of a new process
+/// group whose id is its pid: the group kill keeps working) without a
+/// controlling terminal, and marks every descriptor above stderr
+/// close-on-exec, so that only stdin, stdout and stderr reach the tool (a
+/// descriptor the caller left open, such as `9>file` in a shell, does not).
+fn isolate(cmd: &mut Command) {
+    // Computed before fork: the child may only make async-signal-safe calls.
+    let fd_limit = rustix::process::getrlimit(rustix::process::Resource::Nofile)
+        .current
+        .and_then(|n| libc::c_int::try_from(n).ok())
+        .unwrap_or(FD_LOOP_CAP)
+        .min(FD_LOOP_CAP);
+    // SAFETY: the closure runs in the forked child before exec and makes
+    // only async-signal-safe system calls (setsid, close_range via syscall,
+    // fcntl); it allocates nothing, takes no lock and touches no state
+    // shared with other threads. Descriptors are marked close-on-exec rather
+    // than closed so that std's own close-on-exec pipe, which reports an exec
+    // failure to the parent, keeps working; exec then closes them all.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::setsid() == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            #[cfg(target_os = "linux")]
+            let done = libc::syscall(
+                libc::SYS_close_range,
+                3 as libc::c_uint,
+                libc::c_uint::MAX,
+                libc::CLOSE_RANGE_CLOEXEC,
+            ) == 0;
+            #[cfg(not(target_os = "linux"))]
+            let done = false;
+            if !done {
+                // Kernels before 5.11: one fcntl per possible descriptor.
+                for fd in 3..fd_limit {
+                    let flags = libc::fcntl(fd, libc::F_GETFD);
+                    if flags != -1 && flags & libc::FD_CLOEXEC == 0 {
+                        libc::fcntl(fd, libc::F_SETFD, flags | libc::FD_CLOEXEC);
+                    }
+                }
+            }
+            Ok(())
+        });
     }
 }
 

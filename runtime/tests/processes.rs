@@ -741,3 +741,42 @@ fn long_calls_send_heartbeats() {
         "{events:?}"
     );
 }
+
+/// A descriptor the caller left open without close-on-exec (a shell's `9>file`).
+fn leaked_descriptor(path: &std::path::Path) -> (std::fs::File, i32) {
+    use std::os::fd::AsRawFd;
+    let file = std::fs::File::create(path).unwrap();
+    // F_DUPFD gives a high number (clear of the shell's own descriptors) without FD_CLOEXEC.
+    let fd = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_DUPFD, 200) };
+    assert!(fd >= 200);
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFD) };
+    assert_eq!(flags & libc::FD_CLOEXEC, 0);
+    (file, fd)
+}
+
+#[test]
+fn only_stdio_descriptors_reach_the_tool_and_it_has_its_own_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("leak-target");
+    let (_file, fd) = leaked_descriptor(&target);
+    let body = format!(
+        "if [ -e /proc/$$/fd/{fd} ]; then echo leaked >/proc/$$/fd/{fd}; echo open; else echo closed; fi\n\
+         echo \"$$ $(cut -d' ' -f6 /proc/$$/stat) $(cut -d' ' -f5 /proc/$$/stat)\"\n\
+         if (: </dev/tty) 2>/dev/null; then echo tty; else echo notty; fi"
+    );
+    let rt = runtime(&agentcli(dir.path(), &[("fds", &body)]), Policy::default());
+    let o = rt.dispatch("fds", "{}").unwrap();
+    unsafe { libc::close(fd) };
+    let lines: Vec<&str> = o.stdout.lines().collect();
+    assert_eq!(lines.first(), Some(&"closed"), "{}", o.stdout);
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "");
+    let ids: Vec<i64> = lines[1]
+        .split_whitespace()
+        .map(|n| n.parse().unwrap())
+        .collect();
+    let (pid, sid, pgid) = (ids[0], ids[1], ids[2]);
+    assert_eq!(sid, pid, "the tool leads its own session");
+    assert_eq!(pgid, pid, "and its own process group");
+    assert_ne!(sid, i64::from(unsafe { libc::getsid(0) }));
+    assert_eq!(lines[2], "notty", "no controlling terminal");
+}
