@@ -41,8 +41,10 @@ pub struct Policy {
     pub drain_timeout: Duration,
     /// The `PATH` given to every tool, also used to resolve bare names.
     pub path: String,
-    /// The `HOME` given to every tool.
-    pub home: PathBuf,
+    /// The `HOME` given to every tool. `None` (the default): each call gets a
+    /// private, empty directory (mode 0700) under the temp directory, removed
+    /// after the call, so that no call can plant dotfiles for another.
+    pub home: Option<PathBuf>,
     /// The working directory of every tool (`None`: the runtime's own).
     pub working_dir: Option<PathBuf>,
     /// Treatment of a positional value that begins with `-`.
@@ -66,7 +68,7 @@ impl Default for Policy {
             max_output: DEFAULT_MAX_OUTPUT,
             drain_timeout: MAX_DRAIN,
             path: FIXED_PATH.to_string(),
-            home: std::env::temp_dir(),
+            home: None,
             working_dir: None,
             leading_dash: LeadingDash::Refuse,
             kill_group_on_exit: true,

@@ -7,6 +7,7 @@ use crate::capture::{Capture, Rendered};
 use crate::outcome::{Outcome, Status};
 use std::ffi::OsString;
 use std::io::{Read, Write};
+use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -41,6 +42,8 @@ pub(crate) struct Spec {
     pub env: Vec<(String, OsString)>,
     pub stdin: Option<Vec<u8>>,
     pub cwd: Option<PathBuf>,
+    /// `HOME` of the tool; `None`: a private empty directory made for this call.
+    pub home: Option<PathBuf>,
     pub timeout: Duration,
     pub max_output: usize,
     pub drain: Duration,
@@ -56,6 +59,22 @@ pub(crate) fn execute(
     cancel: &CancelToken,
     heartbeat: &mut dyn FnMut(Duration),
 ) -> std::io::Result<Outcome> {
+    // A private HOME (mode 0700, empty) unless the policy names one: a shared
+    // HOME lets one call plant files (`.gitconfig`, `.profile`) that run code
+    // in the next. Removed when it is dropped, after the call and the drain.
+    let private_home = match &spec.home {
+        Some(_) => None,
+        None => Some(
+            tempfile::Builder::new()
+                .prefix("toolsmith-home-")
+                .permissions(std::fs::Permissions::from_mode(0o700))
+                .tempdir()?,
+        ),
+    };
+    let home = spec
+        .home
+        .as_deref()
+        .or(private_home.as_ref().map(tempfile::TempDir::path));
     let mut cmd = Command::new(&spec.program);
     cmd.args(&spec.args)
         .env_clear()
@@ -67,6 +86,9 @@ pub(crate) fn execute(
         })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    if let Some(home) = home {
+        cmd.env("HOME", home);
+    }
     isolate(&mut cmd);
     if let Some(dir) = &spec.cwd {
         cmd.current_dir(dir);

@@ -465,6 +465,7 @@ impl Runtime {
             env: self.base_env(),
             stdin: None,
             cwd: self.policy.working_dir.clone(),
+            home: self.policy.home.clone(),
             timeout: self.policy.helper_timeout,
             max_output: self.policy.max_output,
             drain: self.policy.drain(),
@@ -484,15 +485,9 @@ impl Runtime {
         }
     }
 
-    /// `PATH`, `HOME` and the policy's fixed variables.
+    /// `PATH` and the policy's fixed variables (`HOME` is set by the spawn).
     fn base_env(&self) -> Vec<(String, OsString)> {
-        let mut env = vec![
-            ("PATH".to_string(), OsString::from(&self.policy.path)),
-            (
-                "HOME".to_string(),
-                self.policy.home.clone().into_os_string(),
-            ),
-        ];
+        let mut env = vec![("PATH".to_string(), OsString::from(&self.policy.path))];
         env.extend(
             self.policy
                 .set_env
@@ -523,6 +518,7 @@ impl Runtime {
             env,
             stdin: p.stdin,
             cwd: self.policy.working_dir.clone(),
+            home: self.policy.home.clone(),
             timeout: p.timeout.unwrap_or(self.policy.default_timeout),
             max_output: self.policy.max_output,
             drain: self.policy.drain(),

@@ -780,3 +780,38 @@ fn only_stdio_descriptors_reach_the_tool_and_it_has_its_own_session() {
     assert_ne!(sid, i64::from(unsafe { libc::getsid(0) }));
     assert_eq!(lines[2], "notty", "no controlling terminal");
 }
+
+#[test]
+fn every_call_gets_a_private_empty_home_removed_afterwards() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let body =
+        "echo \"$HOME\"; ls -A \"$HOME\" | wc -l; stat -c %a \"$HOME\"; touch \"$HOME/.gitconfig\"";
+    let rt = runtime(&agentcli(dir.path(), &[("home", body)]), Policy::default());
+    let mut homes = Vec::new();
+    for _ in 0..2 {
+        let o = rt.dispatch("home", "{}").unwrap();
+        assert!(o.is_success(), "{o:?}");
+        let lines: Vec<&str> = o.stdout.lines().collect();
+        assert_eq!(lines[1].trim(), "0", "HOME is empty: {}", o.stdout);
+        assert_eq!(lines[2], "700");
+        let home = std::path::PathBuf::from(lines[0]);
+        assert!(home.is_absolute() && home != std::env::temp_dir());
+        assert!(!home.exists(), "{} left behind", home.display());
+        homes.push(home);
+    }
+    assert_ne!(homes[0], homes[1]);
+
+    // A home the policy names is used as it is.
+    let named = dir.path().join("named-home");
+    std::fs::create_dir(&named).unwrap();
+    std::fs::set_permissions(&named, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let policy = Policy {
+        home: Some(named.clone()),
+        ..Policy::default()
+    };
+    let rt = runtime(&agentcli(dir.path(), &[("home", body)]), policy);
+    let o = rt.dispatch("home", "{}").unwrap();
+    assert_eq!(o.stdout.lines().next(), Some(named.to_str().unwrap()));
+    assert!(named.join(".gitconfig").exists());
+}
