@@ -95,3 +95,58 @@ echo "hello $1""#,
     let (code, _, _) = toolsmith(&["run", d.to_str().unwrap(), "broken", "{}"]);
     assert_eq!(code, 1);
 }
+
+#[test]
+fn run_redacts_secrets_in_refusals_and_the_audit() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    script(&d.join("tools/bin/ok"), "cat >/dev/null; echo '{}'");
+    std::fs::write(
+        d.join("tools.json"),
+        r#"{"tools":[{"name":"ok","schema":{"type":"object","properties":{"n":{"type":"integer"}}},"command":["./tools/bin/ok"]}]}"#,
+    )
+    .unwrap();
+    let m = d.join("tools.json");
+    let audit = d.join("audit.jsonl");
+    let secret = "sk-SECRET-4242";
+    let (code, out, stderr) = toolsmith(&[
+        "run",
+        m.to_str().unwrap(),
+        "ok",
+        &format!(r#"{{"n":"{secret}"}}"#),
+        "--audit",
+        audit.to_str().unwrap(),
+        "--redact",
+        secret,
+        "--redact",
+        "unused",
+    ]);
+    assert_eq!((code, out["kind"].as_str()), (1, Some("invalid_arguments")));
+    let printed = out["error"].as_str().unwrap();
+    assert!(printed.contains("[REDACTED]"), "{printed}");
+    assert!(
+        !printed.contains(secret) && !stderr.contains(secret),
+        "{stderr}"
+    );
+    let log = std::fs::read_to_string(&audit).unwrap();
+    assert!(
+        log.contains("tool_call_rejected") && log.contains("[REDACTED]"),
+        "{log}"
+    );
+    assert!(!log.contains(secret), "{log}");
+    // Every record text: also the tool name of an unknown tool.
+    let (code, _, _) = toolsmith(&[
+        "run",
+        m.to_str().unwrap(),
+        secret,
+        "{}",
+        "--audit",
+        audit.to_str().unwrap(),
+        "--redact",
+        secret,
+    ]);
+    assert_eq!(code, 1);
+    let log = std::fs::read_to_string(&audit).unwrap();
+    assert_eq!(log.lines().count(), 2);
+    assert!(!log.contains(secret), "{log}");
+}

@@ -1,5 +1,6 @@
 //! The audit sink (JSON Lines) and the lifecycle events a UI can follow.
 
+use crate::policy::redact_text;
 use serde_json::{Map, Value};
 use std::io::Write;
 use std::path::Path;
@@ -8,8 +9,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Writes one JSON object per line: `tool_call_requested`, `tool_call_completed`,
 /// `tool_call_rejected`, `resolve_command`. Argument values appear only in
-/// `argv` (with [`crate::Policy::redact`] values replaced); environment
-/// variables appear by name only.
+/// `argv` and in refusal reasons; [`crate::Policy::redact`] values are
+/// replaced in every string of every record; environment variables appear by
+/// name only.
 pub struct Audit {
     out: Mutex<Box<dyn Write + Send>>,
 }
@@ -37,8 +39,13 @@ impl Audit {
         Ok(Audit::new(file))
     }
 
-    /// Writes one event. I/O errors are ignored: auditing never fails a call.
-    pub(crate) fn record(&self, event: &str, fields: Value) {
+    /// Writes one event, with every `redact` value replaced by `[REDACTED]`
+    /// in every string of the record. I/O errors are ignored: auditing never
+    /// fails a call.
+    pub(crate) fn record(&self, event: &str, mut fields: Value, redact: &[String]) {
+        if redact.iter().any(|s| !s.is_empty()) {
+            redact_strings(&mut fields, redact);
+        }
         let mut obj = Map::new();
         let ts = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -54,6 +61,22 @@ impl Audit {
             let _ = writeln!(out, "{line}");
             let _ = out.flush();
         }
+    }
+}
+
+/// Replaces the secrets in every string (object keys included) of `value`.
+fn redact_strings(value: &mut Value, secrets: &[String]) {
+    match value {
+        Value::String(s) => *s = redact_text(s, secrets),
+        Value::Array(items) => items.iter_mut().for_each(|v| redact_strings(v, secrets)),
+        Value::Object(map) => {
+            let old = std::mem::take(map);
+            for (key, mut v) in old {
+                redact_strings(&mut v, secrets);
+                map.insert(redact_text(&key, secrets), v);
+            }
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
     }
 }
 

@@ -110,10 +110,29 @@ impl Policy {
         }
     }
 
+    /// `text` with every non-empty [`Policy::redact`] value replaced by
+    /// `[REDACTED]` (longest first, so a secret containing another is hidden whole).
+    pub fn redacted(&self, text: &str) -> String {
+        redact_text(text, &self.redact)
+    }
+
     /// The drain bound actually used (never above [`MAX_DRAIN`]).
     pub fn drain(&self) -> Duration {
         self.drain_timeout.min(MAX_DRAIN)
     }
+}
+
+/// `text` with every non-empty secret replaced by `[REDACTED]`, longest first.
+pub(crate) fn redact_text(text: &str, secrets: &[String]) -> String {
+    let mut secrets: Vec<&str> = secrets
+        .iter()
+        .map(String::as_str)
+        .filter(|s| !s.is_empty())
+        .collect();
+    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    secrets.into_iter().fold(text.to_string(), |acc, secret| {
+        acc.replace(secret, "[REDACTED]")
+    })
 }
 
 /// Whether an environment variable name may never be passed through, even

@@ -396,7 +396,7 @@ impl Runtime {
                 }
             };
             if let Some(a) = &self.audit {
-                a.record("resolve_command", record);
+                a.record("resolve_command", record, &self.policy.redact);
             }
             result.ok().flatten()
         });
@@ -530,7 +530,8 @@ impl Runtime {
             argv.extend(spec.args.iter().cloned());
             a.record(
                 "tool_call_requested",
-                json!({"call_id": call_id, "tool": p.tool, "argv": self.redact(&argv), "env_keys": passed}),
+                json!({"call_id": call_id, "tool": p.tool, "argv": argv, "env_keys": passed}),
+                &self.policy.redact,
             );
         }
         self.emit(Event::Start {
@@ -560,6 +561,7 @@ impl Runtime {
                             "truncated": outcome.truncated, "output_incomplete": outcome.output_incomplete,
                             "duration_ms": u64::try_from(outcome.duration.as_millis()).unwrap_or(u64::MAX),
                         }),
+                        &self.policy.redact,
                     );
                 }
                 self.emit(Event::End {
@@ -585,20 +587,6 @@ impl Runtime {
         }
     }
 
-    fn redact(&self, argv: &[String]) -> Vec<String> {
-        argv.iter()
-            .map(|a| {
-                self.policy
-                    .redact
-                    .iter()
-                    .filter(|s| !s.is_empty())
-                    .fold(a.clone(), |acc, secret| {
-                        acc.replace(secret.as_str(), "[REDACTED]")
-                    })
-            })
-            .collect()
-    }
-
     fn emit(&self, event: Event) {
         if let Some(sink) = &self.events {
             sink(&event);
@@ -610,6 +598,7 @@ impl Runtime {
             a.record(
                 "tool_call_rejected",
                 json!({"tool": tool, "kind": why.kind(), "reason": why.to_string()}),
+                &self.policy.redact,
             );
         }
     }

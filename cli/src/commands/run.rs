@@ -31,14 +31,27 @@ pub struct RunArgs {
     /// Append audit events (JSON Lines) to this file.
     #[arg(long, value_name = "FILE")]
     pub audit: Option<PathBuf>,
+    /// A secret replaced by `[REDACTED]` in every audit record and in a
+    /// printed refusal (repeatable).
+    #[arg(long, value_name = "VALUE")]
+    pub redact: Vec<String>,
 }
 
 /// Exit codes: 0 success, 1 refused (unknown tool, not allowed, invalid
 /// arguments, unloadable manifest), 2 the tool ran and failed or timed out
 /// (or could not be started).
 pub fn run(args: &RunArgs) -> ExitCode {
+    // Refusal texts can quote the secrets (an argument value, an option).
+    let shown = Policy {
+        redact: args.redact.clone(),
+        ..Policy::default()
+    };
+    let refused = |kind: &str, message: &str| refused(kind, &shown.redacted(message));
     let policy = match policy(args.timeout, args.max_output, args.allow_scripts, &args.env) {
-        Ok(p) => p,
+        Ok(p) => Policy {
+            redact: args.redact.clone(),
+            ..p
+        },
         Err(msg) => return refused("invalid_option", &msg),
     };
     let mut rt = match load(&args.path, policy) {
@@ -66,10 +79,9 @@ pub fn run(args: &RunArgs) -> ExitCode {
             }
         }
         Err(refusal @ Refusal::Spawn { .. }) => {
-            eprintln!("toolsmith: {refusal}");
-            print_line(
-                &json!({"status": "spawn_failed", "error": refusal.to_string()}).to_string(),
-            );
+            let message = shown.redacted(&refusal.to_string());
+            eprintln!("toolsmith: {message}");
+            print_line(&json!({"status": "spawn_failed", "error": message}).to_string());
             ExitCode::from(2)
         }
         Err(refusal) => refused(refusal.kind(), &refusal.to_string()),
