@@ -150,3 +150,42 @@ fn run_redacts_secrets_in_refusals_and_the_audit() {
     assert_eq!(log.lines().count(), 2);
     assert!(!log.contains(secret), "{log}");
 }
+
+#[test]
+fn run_reports_the_outcome_when_sigchld_is_ignored() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    script(&d.join("tools/bin/ok"), "cat >/dev/null; echo '{\"ok\":1}'");
+    script(&d.join("tools/bin/fail"), "exit 3");
+    std::fs::write(
+        d.join("tools.json"),
+        r#"{"tools":[{"name":"ok","command":["./tools/bin/ok"]},{"name":"fail","command":["./tools/bin/fail"]}]}"#,
+    )
+    .unwrap();
+    let m = d.join("tools.json");
+    let run = |tool: &str| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_toolsmith"));
+        cmd.args(["run", m.to_str().unwrap(), tool, "{}"]);
+        // SAFETY: signal() is async-signal-safe; an agent host that ignores
+        // SIGCHLD passes the disposition on across exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::signal(libc::SIGCHLD, libc::SIG_IGN);
+                Ok(())
+            });
+        }
+        let out = cmd.output().unwrap();
+        let json: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        (out.status.code(), json)
+    };
+    let (code, out) = run("ok");
+    assert_eq!(code, Some(0), "{out}");
+    assert_eq!(out["result"], serde_json::json!({"ok": 1}));
+    let (code, out) = run("fail");
+    assert_eq!(
+        (code, out["exit_code"].as_i64()),
+        (Some(2), Some(3)),
+        "{out}"
+    );
+}

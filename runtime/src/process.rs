@@ -75,6 +75,7 @@ pub(crate) fn execute(
         .home
         .as_deref()
         .or(private_home.as_ref().map(tempfile::TempDir::path));
+    restore_sigchld();
     let mut cmd = Command::new(&spec.program);
     cmd.args(&spec.args)
         .env_clear()
@@ -104,6 +105,38 @@ pub(crate) fn execute(
             let _ = child.wait();
             Err(e)
         }
+    }
+}
+
+/// Undoes an inherited "ignore SIGCHLD" (some agent hosts set `SIG_IGN`, or
+/// `SA_NOCLDWAIT`, and it survives exec): the kernel then reaps children
+/// itself, `waitpid` fails with `ECHILD` and every call would be reported
+/// as `spawn_failed: No child processes` although the tool ran. `SIG_IGN`
+/// becomes `SIG_DFL` (whose action is also to ignore the signal, but keeps
+/// the exit status for `waitpid`); a handler keeps running without
+/// `SA_NOCLDWAIT`. This changes the disposition for the whole process, once:
+/// a process that spawns tools must be able to wait for them. It also keeps
+/// the tools from inheriting the ignored disposition.
+fn restore_sigchld() {
+    // SAFETY: sigaction with a zeroed (then filled) struct is the documented
+    // use; only SIGCHLD's disposition is read and, when it makes children
+    // unwaitable, replaced.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        if libc::sigaction(libc::SIGCHLD, std::ptr::null(), &mut old) != 0 {
+            return;
+        }
+        let mut new = old;
+        if old.sa_sigaction == libc::SIG_IGN {
+            new.sa_sigaction = libc::SIG_DFL;
+            new.sa_flags = 0;
+            libc::sigemptyset(&mut new.sa_mask);
+        } else if old.sa_flags & libc::SA_NOCLDWAIT != 0 {
+            new.sa_flags &= !libc::SA_NOCLDWAIT;
+        } else {
+            return;
+        }
+        libc::sigaction(libc::SIGCHLD, &new, std::ptr::null_mut());
     }
 }
 
