@@ -13,7 +13,15 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 /// replaced in every string of every record; environment variables appear by
 /// name only.
 pub struct Audit {
-    out: Mutex<Box<dyn Write + Send>>,
+    out: Mutex<Sink>,
+}
+
+/// Where records go.
+enum Sink {
+    /// An `O_APPEND` file, possibly shared with other writers (processes).
+    File(std::fs::File),
+    /// Any writer (records are still written with one `write_all` each).
+    Writer(Box<dyn Write + Send>),
 }
 
 impl std::fmt::Debug for Audit {
@@ -26,17 +34,25 @@ impl Audit {
     /// An audit sink writing to `out`.
     pub fn new(out: impl Write + Send + 'static) -> Self {
         Audit {
-            out: Mutex::new(Box::new(out)),
+            out: Mutex::new(Sink::Writer(Box::new(out))),
         }
     }
 
     /// An audit sink appending to the file at `path` (created if absent).
+    ///
+    /// Several writers (threads with their own sink, other processes) may
+    /// share the file: each record is one `write` on an `O_APPEND` file,
+    /// which the kernel appends whole; a record longer than `PIPE_BUF` is
+    /// also written under an exclusive `flock`, so that writers on
+    /// filesystems that split large writes do not interleave either.
     pub fn append_to(path: &Path) -> std::io::Result<Self> {
         let file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)?;
-        Ok(Audit::new(file))
+        Ok(Audit {
+            out: Mutex::new(Sink::File(file)),
+        })
     }
 
     /// Writes one event, with every `redact` value replaced by `[REDACTED]`
@@ -56,11 +72,34 @@ impl Audit {
         if let Value::Object(fields) = fields {
             obj.extend(fields);
         }
-        let line = Value::Object(obj).to_string();
-        if let Ok(mut out) = self.out.lock() {
-            let _ = writeln!(out, "{line}");
-            let _ = out.flush();
+        let mut line = Value::Object(obj).to_string();
+        line.push('\n');
+        let mut out = match self.out.lock() {
+            Ok(out) => out,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        match &mut *out {
+            Sink::File(file) => append_record(file, line.as_bytes()),
+            Sink::Writer(w) => {
+                let _ = w.write_all(line.as_bytes());
+                let _ = w.flush();
+            }
         }
+    }
+}
+
+/// One record, one `write` (the kernel does not split a regular-file write
+/// except on error or signal); above `PIPE_BUF` under an exclusive `flock`.
+fn append_record(file: &mut std::fs::File, record: &[u8]) {
+    use std::os::fd::AsRawFd;
+    let fd = file.as_raw_fd();
+    let locked = record.len() > libc::PIPE_BUF
+        // SAFETY: flock on a descriptor this sink owns; blocks until granted.
+        && unsafe { libc::flock(fd, libc::LOCK_EX) } == 0;
+    let _ = file.write_all(record);
+    if locked {
+        // SAFETY: as above; unlocking a lock this descriptor holds.
+        unsafe { libc::flock(fd, libc::LOCK_UN) };
     }
 }
 

@@ -815,3 +815,32 @@ fn every_call_gets_a_private_empty_home_removed_afterwards() {
     assert_eq!(o.stdout.lines().next(), Some(named.to_str().unwrap()));
     assert!(named.join(".gitconfig").exists());
 }
+
+#[test]
+fn concurrent_audit_writers_never_interleave_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("audit.jsonl");
+    // Each writer has its own open file (as separate processes would).
+    std::thread::scope(|s| {
+        for t in 0..8 {
+            let log = &log;
+            s.spawn(move || {
+                let rt = Runtime::new(Policy::default()).with_audit(Audit::append_to(log).unwrap());
+                for i in 0..40 {
+                    // Records from 100 bytes to well above PIPE_BUF (4096).
+                    let name = format!("{t}-{i}-{}", "x".repeat((i % 5) * 7000 + t * 10));
+                    assert!(rt.dispatch(&name, "{}").is_err());
+                }
+            });
+        }
+    });
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 8 * 40);
+    for line in lines {
+        let v: Value = serde_json::from_str(line).unwrap_or_else(|e| {
+            panic!("interleaved record ({e}): {}", &line[..line.len().min(200)])
+        });
+        assert_eq!(v["event"], "tool_call_rejected");
+    }
+}
