@@ -4,7 +4,7 @@
 use crate::audit::{Audit, Event};
 use crate::catalog::Catalog;
 use crate::outcome::Outcome;
-use crate::policy::{Policy, is_denied_env};
+use crate::policy::{Policy, is_denied_env, passthrough_warning};
 use crate::process::{self, CancelToken, Spec};
 use crate::program;
 use crate::refusal::Refusal;
@@ -56,6 +56,7 @@ pub struct Runtime {
     events: Option<EventSink>,
     risk: RiskPolicy,
     next_id: AtomicU64,
+    warnings: Vec<String>,
 }
 
 impl std::fmt::Debug for Runtime {
@@ -87,6 +88,7 @@ impl Runtime {
             events: None,
             risk: RiskPolicy::default(),
             next_id: AtomicU64::new(1),
+            warnings: Vec::new(),
         }
     }
 
@@ -118,6 +120,13 @@ impl Runtime {
             .map(Path::to_path_buf)
             .unwrap_or_default();
         for tool in &manifest.tools {
+            if let Execution::Command(c) = &tool.execution {
+                self.warnings.extend(
+                    c.env_passthrough
+                        .iter()
+                        .filter_map(|name| passthrough_warning(&tool.name, name)),
+                );
+            }
             let program = self.resolve_tool_program(&tool.execution, &base);
             self.insert(tool.clone(), program);
         }
@@ -186,6 +195,13 @@ impl Runtime {
     /// The policy in force (with the allowlists of loaded manifests).
     pub fn policy(&self) -> &Policy {
         &self.policy
+    }
+
+    /// Warnings found while loading manifests: passthrough environment names
+    /// that are denied (the tool's calls are refused) or not known to be
+    /// harmless ([`crate::policy::is_known_harmless_env`]).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
     }
 
     /// The names of the loaded tools.

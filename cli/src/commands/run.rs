@@ -58,6 +58,9 @@ pub fn run(args: &RunArgs) -> ExitCode {
         Ok(rt) => rt,
         Err(msg) => return refused("invalid_manifest", &msg),
     };
+    for w in rt.warnings() {
+        eprintln!("warning: {w}");
+    }
     if let Some(path) = &args.audit {
         match Audit::append_to(path) {
             Ok(a) => rt = rt.with_audit(a),
