@@ -189,3 +189,38 @@ fn run_reports_the_outcome_when_sigchld_is_ignored() {
         "{out}"
     );
 }
+
+#[test]
+fn huge_timeouts_never_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    script(&d.join("tools/bin/ok"), "cat >/dev/null; echo '{\"ok\":1}'");
+    std::fs::write(
+        d.join("tools.json"),
+        r#"{"tools":[{"name":"ok","command":["./tools/bin/ok"],"timeoutSec":9223372036854775807}]}"#,
+    )
+    .unwrap();
+    let m = d.join("tools.json");
+    let m = m.to_str().unwrap();
+    // A manifest timeout is saturated to the maximum: the call runs normally.
+    let (code, out, stderr) = toolsmith(&["run", m, "ok", "{}"]);
+    assert_eq!(code, 0, "{out} {stderr}");
+    assert_eq!(out["result"], serde_json::json!({"ok": 1}));
+    // An option above the maximum is refused before anything runs.
+    for t in ["1e19", "1e300", "604801"] {
+        let (code, out, stderr) = toolsmith(&["run", m, "ok", "{}", "--timeout", t]);
+        assert_eq!(code, 1, "{t}: {out} {stderr}");
+        assert_eq!(out["kind"], "invalid_option");
+        assert!(
+            out["error"]
+                .as_str()
+                .unwrap()
+                .contains("at most 604800 seconds"),
+            "{out}"
+        );
+        let (code, _, _) = toolsmith(&["discover", d.to_str().unwrap(), "--timeout", t]);
+        assert_eq!(code, 1);
+    }
+    let (code, out, _) = toolsmith(&["run", m, "ok", "{}", "--timeout", "604800"]);
+    assert_eq!(code, 0, "{out}");
+}

@@ -12,6 +12,13 @@ pub const FIXED_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 /// Default per-call timeout (a tool's `timeoutSec` overrides it).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The longest timeout the runtime applies: 7 days. Longer timeouts (a
+/// manifest's `timeoutSec`, [`Policy::default_timeout`],
+/// [`Policy::helper_timeout`]) are saturated to it before anything is
+/// spawned, so that no deadline computation can overflow; `toolsmith run
+/// --timeout` refuses larger values.
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(7 * 24 * 60 * 60);
+
 /// Default retained output per stream: 1 MiB (head and tail).
 pub const DEFAULT_MAX_OUTPUT: usize = 1024 * 1024;
 

@@ -5,6 +5,7 @@
 
 use crate::capture::{Capture, Rendered};
 use crate::outcome::{Outcome, Status};
+use crate::policy::{MAX_DRAIN, MAX_TIMEOUT};
 use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::os::unix::fs::PermissionsExt;
@@ -207,7 +208,10 @@ fn supervise(
     let out = reader(child.stdout.take(), spec.max_output, tx.clone());
     let err = reader(child.stderr.take(), spec.max_output, tx);
 
-    let deadline = start + spec.timeout;
+    // Durations come from manifests and options: saturated (MAX_TIMEOUT,
+    // MAX_DRAIN) so that `Instant + Duration` cannot overflow; a panic here
+    // would skip the group kill.
+    let deadline = start + spec.timeout.min(MAX_TIMEOUT);
     let pid = rustix::process::Pid::from_child(child);
     let pidfd = rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok();
     let mut last_beat = start;
@@ -256,7 +260,7 @@ fn supervise(
     }
     let status = child.wait()?;
 
-    let drain_deadline = Instant::now() + spec.drain;
+    let drain_deadline = Instant::now() + spec.drain.min(MAX_DRAIN);
     let mut finished = 0;
     while finished < 2 {
         let left = drain_deadline.saturating_duration_since(Instant::now());

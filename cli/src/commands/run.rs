@@ -4,6 +4,7 @@ use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
+use toolsmith::policy::MAX_TIMEOUT;
 use toolsmith::{Audit, Catalog, Policy, Refusal, Runtime};
 
 /// Arguments of `toolsmith run`.
@@ -109,10 +110,7 @@ pub(crate) fn policy(
         ..Policy::default()
     };
     if let Some(secs) = timeout {
-        let t = Duration::try_from_secs_f64(secs)
-            .ok()
-            .filter(|t| !t.is_zero())
-            .ok_or_else(|| format!("invalid --timeout {secs}"))?;
+        let t = timeout_option(secs)?;
         policy.default_timeout = t;
         policy.helper_timeout = policy.helper_timeout.min(t);
     }
@@ -131,6 +129,21 @@ pub(crate) fn policy(
         policy.set_env.insert(name.to_string(), value.to_string());
     }
     Ok(policy)
+}
+
+/// A `--timeout` in seconds: positive, finite and at most [`MAX_TIMEOUT`] (shared with `discover`).
+pub(crate) fn timeout_option(secs: f64) -> Result<Duration, String> {
+    // `{secs:?}` prints 1e300 as written, not as 301 digits.
+    if secs > MAX_TIMEOUT.as_secs_f64() {
+        return Err(format!(
+            "invalid --timeout {secs:?}: at most {} seconds",
+            MAX_TIMEOUT.as_secs()
+        ));
+    }
+    Duration::try_from_secs_f64(secs)
+        .ok()
+        .filter(|t| !t.is_zero())
+        .ok_or_else(|| format!("invalid --timeout {secs:?}: expected a positive number of seconds"))
 }
 
 /// A manifest file or directory, or a directory (or file) of self-describing executables.
