@@ -51,6 +51,44 @@ pub(crate) struct Spec {
     pub kill_group_on_exit: bool,
 }
 
+/// The most the kernel ever accepts for argv + envp (Linux: three quarters
+/// of the 8 MiB `_STK_LIM`, whatever the stack limit).
+const KERNEL_ARG_CAP: usize = 6 * 1024 * 1024;
+
+/// Room left for what the kernel adds to argv when it runs a `#!` script
+/// (interpreter path, its argument, the script path).
+const SCRIPT_HEADROOM: usize = 8 * 1024;
+
+/// The byte budget for argv + envp, checked before a spawn:
+/// `sysconf(_SC_ARG_MAX)` (a quarter of the stack limit, at least 128 KiB),
+/// at most [`KERNEL_ARG_CAP`], minus [`SCRIPT_HEADROOM`]; 128 KiB when
+/// `sysconf` gives no answer.
+pub(crate) fn arg_limit() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    let max = unsafe { libc::sysconf(libc::_SC_ARG_MAX) };
+    let max = usize::try_from(max).unwrap_or(128 * 1024);
+    max.min(KERNEL_ARG_CAP).saturating_sub(SCRIPT_HEADROOM)
+}
+
+impl Spec {
+    /// The bytes `execve` counts for this spawn: every argv and `NAME=value`
+    /// string with its NUL, and one pointer per string (as Linux does),
+    /// `HOME` included.
+    pub(crate) fn exec_size(&self) -> usize {
+        let ptr = std::mem::size_of::<usize>();
+        let home = match &self.home {
+            Some(home) => home.as_os_str().len(),
+            // `<temp dir>/toolsmith-home-XXXXXX`
+            None => std::env::temp_dir().as_os_str().len() + 22,
+        };
+        let strings = std::iter::once(self.program.as_os_str().len())
+            .chain(self.args.iter().map(String::len))
+            .chain(self.env.iter().map(|(k, v)| k.len() + 1 + v.len()))
+            .chain(std::iter::once("HOME=".len() + home));
+        strings.map(|n| n + 1 + ptr).sum()
+    }
+}
+
 /// How often a heartbeat is reported while a call runs.
 pub(crate) const HEARTBEAT: Duration = Duration::from_secs(1);
 

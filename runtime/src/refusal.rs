@@ -55,6 +55,14 @@ pub enum Refusal {
         /// The compiler's message.
         message: String,
     },
+    /// argv and the environment together exceed what `execve` accepts.
+    #[error("argv and environment total {total} bytes, above the limit of {limit} bytes")]
+    ArgvTooLarge {
+        /// The bytes `execve` would count (strings, NULs and pointers).
+        total: usize,
+        /// The limit (see the runtime documentation).
+        limit: usize,
+    },
     /// A risky call was not confirmed.
     #[error("tool {0}: call not confirmed")]
     NotConfirmed(String),
@@ -86,6 +94,7 @@ impl Refusal {
             Refusal::DeniedEnv(_) => "denied_env",
             Refusal::InvalidName(_) => "invalid_name",
             Refusal::InvalidSchema { .. } => "invalid_schema",
+            Refusal::ArgvTooLarge { .. } => "argv_too_large",
             Refusal::NotConfirmed(_) => "not_confirmed",
             Refusal::Spawn { .. } => "spawn_failed",
         }

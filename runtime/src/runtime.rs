@@ -17,7 +17,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use toolsmith_manifest::model::{self, Execution, Manifest, ResolveCommand};
 
 /// A callback receiving lifecycle [`Event`]s.
@@ -276,7 +276,7 @@ impl Runtime {
             _ => None,
         };
         let mut builder = ArgvBuilder::from_invocation(&inv);
-        self.run_resolvers(&inv.tool, &mut builder, skill_dir.as_deref(), cancel);
+        let resolving = self.run_resolvers(&inv.tool, &mut builder, skill_dir.as_deref(), cancel);
         let argv = builder.finish()?;
         let json_contract = inv.stdin.is_some();
         let prepared = Prepared {
@@ -287,6 +287,7 @@ impl Runtime {
             env_names: inv.env_passthrough,
             timeout: inv.timeout,
             json_contract,
+            resolving,
         };
         self.execute(prepared, cancel)
     }
@@ -341,8 +342,9 @@ impl Runtime {
                 }
                 let obj = args.as_object().ok_or_else(|| not_object(name))?;
                 let mut builder = ArgvBuilder::chai(c, obj, self.policy.leading_dash.clone())?;
-                self.run_resolvers(name, &mut builder, Some(&c.skill_dir), cancel);
+                let resolving = self.run_resolvers(name, &mut builder, Some(&c.skill_dir), cancel);
                 Prepared {
+                    resolving,
                     tool: name.to_string(),
                     program,
                     argv: builder.finish()?,
@@ -366,6 +368,7 @@ impl Runtime {
                     env_names: c.env_passthrough.clone(),
                     timeout: c.timeout_sec.map(Duration::from_secs),
                     json_contract: true,
+                    resolving: Duration::ZERO,
                 }
             }
             Execution::Describe(_) => {
@@ -382,6 +385,7 @@ impl Runtime {
                     env_names: Vec::new(),
                     timeout: None,
                     json_contract: false,
+                    resolving: Duration::ZERO,
                 }
             }
         };
@@ -390,14 +394,16 @@ impl Runtime {
 
     /// Runs `resolveCommand` steps: the trimmed stdout of a successful resolver
     /// replaces the value; on failure or empty output the value stays (chai's
-    /// behaviour). Every step is audited.
+    /// behaviour). Every step is audited. Returns the time they took, which
+    /// counts against the call's deadline and duration.
     fn run_resolvers(
         &self,
         tool: &str,
         builder: &mut ArgvBuilder,
         skill_dir: Option<&Path>,
         cancel: &CancelToken,
-    ) {
+    ) -> Duration {
+        let start = Instant::now();
         builder.resolve_with(|step, value| {
             let (mode, result) = self.resolve_one(&step.resolver, value, skill_dir, cancel);
             let record = match &result {
@@ -416,6 +422,7 @@ impl Runtime {
             }
             result.ok().flatten()
         });
+        start.elapsed()
     }
 
     /// One resolver: `Ok(Some(new))`, `Ok(None)` to keep the value, or `Err(why it was kept)`.
@@ -535,11 +542,18 @@ impl Runtime {
             stdin: p.stdin,
             cwd: self.policy.working_dir.clone(),
             home: self.policy.home.clone(),
-            timeout: p.timeout.unwrap_or(self.policy.default_timeout),
+            timeout: p
+                .timeout
+                .unwrap_or(self.policy.default_timeout)
+                .saturating_sub(p.resolving),
             max_output: self.policy.max_output,
             drain: self.policy.drain(),
             kill_group_on_exit: self.policy.kill_group_on_exit,
         };
+        let (total, limit) = (spec.exec_size(), process::arg_limit());
+        if total > limit {
+            return Err(Refusal::ArgvTooLarge { total, limit });
+        }
         let call_id = self.next_id.fetch_add(1, Ordering::Relaxed);
         if let Some(a) = &self.audit {
             let mut argv = vec![p.program.to_string_lossy().into_owned()];
@@ -565,6 +579,7 @@ impl Runtime {
         let result = process::execute(&spec, cancel, &mut beat);
         match result {
             Ok(mut outcome) => {
+                outcome.duration += p.resolving;
                 if p.json_contract {
                     outcome.apply_json_contract();
                 }
@@ -683,6 +698,8 @@ struct Prepared {
     env_names: Vec<String>,
     timeout: Option<Duration>,
     json_contract: bool,
+    /// Time spent in `resolveCommand` steps (part of the call's deadline).
+    resolving: Duration,
 }
 
 /// Parses and validates the arguments (as `ToolCall::parse` does).

@@ -844,3 +844,79 @@ fn concurrent_audit_writers_never_interleave_records() {
         assert_eq!(v["event"], "tool_call_rejected");
     }
 }
+
+#[test]
+fn argv_and_environment_above_the_exec_limit_are_refused_before_spawning() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("ran");
+    let body = format!("touch {}", marker.display());
+    let m = agentcli(dir.path(), &[("big", &body)]);
+    // 80 × 100 KB: above the kernel's 6 MiB cap whatever the stack limit.
+    let set_env = (0..80)
+        .map(|i| (format!("BIG_{i}"), "v".repeat(100_000)))
+        .collect();
+    let audit = Shared::default();
+    let rt = runtime(
+        &m,
+        Policy {
+            set_env,
+            ..Policy::default()
+        },
+    )
+    .with_audit(Audit::new(audit.clone()));
+    let err = rt.dispatch("big", "{}").unwrap_err();
+    let Refusal::ArgvTooLarge { total, limit } = err else {
+        panic!("{err:?}");
+    };
+    assert!(
+        total > 8_000_000 && limit <= 6 * 1024 * 1024,
+        "{total} {limit}"
+    );
+    assert_eq!(err.kind(), "argv_too_large");
+    let text = err.to_string();
+    assert!(
+        text.contains(&total.to_string()) && text.contains(&limit.to_string()),
+        "{text}"
+    );
+    assert!(!marker.exists(), "the tool ran");
+    assert_eq!(audit.lines()[0]["kind"], "argv_too_large");
+
+    // Below the limit the same tool runs.
+    let set_env = (0..4)
+        .map(|i| (format!("BIG_{i}"), "v".repeat(100_000)))
+        .collect();
+    let rt = runtime(
+        &m,
+        Policy {
+            set_env,
+            ..Policy::default()
+        },
+    );
+    assert!(rt.dispatch("big", "{}").unwrap().is_success());
+    assert!(marker.exists());
+}
+
+#[test]
+fn resolver_time_counts_against_the_call_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let slow_resolver = ResolveCommand::Command {
+        binary: "sh".into(),
+        subcommand: "-c".into(),
+        args: vec!["sleep 1; echo 0.1".into()],
+    };
+    // `sleep 0.9 <resolved 0.1>`: one second, under the 1.5 s timeout on its own.
+    let mut m = chai(
+        dir.path(),
+        "nap",
+        "sleep",
+        "0.9",
+        vec![resolved("extra", slow_resolver)],
+        json!({}),
+    );
+    m.allowlist.insert("sh".into(), vec!["-c".into()]);
+    let rt = runtime(&m, short(1500));
+    let o = rt.dispatch("nap", r#"{"extra": "0"}"#).unwrap();
+    assert_eq!(o.status, Status::TimedOut, "{o:?}");
+    assert!(o.duration >= Duration::from_secs(1), "{:?}", o.duration);
+    assert!(o.duration < Duration::from_secs(10), "{:?}", o.duration);
+}
