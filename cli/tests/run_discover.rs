@@ -224,3 +224,78 @@ fn huge_timeouts_never_panic() {
     let (code, out, _) = toolsmith(&["run", m, "ok", "{}", "--timeout", "604800"]);
     assert_eq!(code, 0, "{out}");
 }
+
+/// Whether a process is gone (absent or a zombie), waiting up to 10 s.
+fn gone(pid: i32) -> bool {
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(10) {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => return true,
+            Ok(stat) => {
+                let state = stat
+                    .rsplit(')')
+                    .next()
+                    .and_then(|r| r.split_whitespace().next());
+                if matches!(state, Some("Z" | "X")) {
+                    return true;
+                }
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    false
+}
+
+#[test]
+fn sigterm_and_sigint_to_run_end_the_tool() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let pidfile = d.join("pid");
+    script(
+        &d.join("tools/bin/slow"),
+        &format!(
+            "echo $$ > {}.tmp; mv {0}.tmp {0}; exec sleep 30",
+            pidfile.display()
+        ),
+    );
+    std::fs::write(
+        d.join("tools.json"),
+        r#"{"tools":[{"name":"slow","command":["./tools/bin/slow"]}]}"#,
+    )
+    .unwrap();
+    let m = d.join("tools.json");
+    for signal in [libc::SIGTERM, libc::SIGINT] {
+        let _ = std::fs::remove_file(&pidfile);
+        let start = std::time::Instant::now();
+        let child = Command::new(env!("CARGO_BIN_EXE_toolsmith"))
+            .args(["run", m.to_str().unwrap(), "slow", "{}"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let tool_pid: i32 = loop {
+            if let Some(pid) = std::fs::read_to_string(&pidfile)
+                .ok()
+                .and_then(|s| s.trim().parse().ok())
+            {
+                break pid;
+            }
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(10),
+                "tool did not start"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let toolsmith_pid = i32::try_from(child.id()).unwrap();
+        assert_eq!(unsafe { libc::kill(toolsmith_pid, signal) }, 0);
+        let out = child.wait_with_output().unwrap();
+        let json: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        assert!(
+            gone(tool_pid),
+            "signal {signal}: the tool {tool_pid} survived"
+        );
+        assert_eq!(out.status.code(), Some(2), "signal {signal}: {json}");
+        assert_eq!(json["status"], "cancelled");
+        assert!(start.elapsed() < std::time::Duration::from_secs(15));
+    }
+}

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 use toolsmith::policy::MAX_TIMEOUT;
-use toolsmith::{Audit, Catalog, Policy, Refusal, Runtime};
+use toolsmith::{Audit, CancelToken, Catalog, Policy, Refusal, Runtime};
 
 /// Arguments of `toolsmith run`.
 #[derive(clap::Args, Debug, Clone)]
@@ -39,8 +39,8 @@ pub struct RunArgs {
 }
 
 /// Exit codes: 0 success, 1 refused (unknown tool, not allowed, invalid
-/// arguments, unloadable manifest), 2 the tool ran and failed or timed out
-/// (or could not be started).
+/// arguments, unloadable manifest), 2 the tool ran and failed, timed out or
+/// was cancelled by SIGTERM/SIGINT (or could not be started).
 pub fn run(args: &RunArgs) -> ExitCode {
     // Refusal texts can quote the secrets (an argument value, an option).
     let shown = Policy {
@@ -73,7 +73,13 @@ pub fn run(args: &RunArgs) -> ExitCode {
             }
         }
     }
-    match rt.dispatch(&args.tool, &args.args_json) {
+    // SIGTERM/SIGINT cancel the call: the tool's group is killed and the
+    // outcome (`cancelled`, exit 2) printed as for any other ending.
+    let cancel = CancelToken::new();
+    if let Err(e) = super::signals::cancel_on_termination(cancel.clone()) {
+        eprintln!("toolsmith: warning: cannot handle SIGTERM/SIGINT: {e}");
+    }
+    match rt.dispatch_with(&args.tool, &args.args_json, &cancel) {
         Ok(outcome) => {
             print_line(&outcome.to_json().to_string());
             if outcome.is_success() {
