@@ -299,3 +299,49 @@ fn sigterm_and_sigint_to_run_end_the_tool() {
         assert!(start.elapsed() < std::time::Duration::from_secs(15));
     }
 }
+
+#[test]
+fn run_of_a_symlink_discovers_only_the_named_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let marker = d.join("described");
+    script(
+        &d.join("hello"),
+        &format!(
+            r#"[ "$1" = --describe ] && {{ echo x >> {}; echo '{{"name":"hello","description":"Greets","parameters":{{"type":"object","properties":{{}}}}}}'; exit 0; }}
+echo "hello $1""#,
+            marker.display()
+        ),
+    );
+    std::os::unix::fs::symlink("/bin/sh", d.join("shell")).unwrap();
+    std::os::unix::fs::symlink(d.join("hello"), d.join("alias")).unwrap();
+    // A symlink out of the directory: refused, and nothing of /bin's directory is run.
+    let (code, out, stderr) = toolsmith(&["run", d.join("shell").to_str().unwrap(), "shell", "{}"]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(out["status"], "refused");
+    let warnings: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("warning:"))
+        .collect();
+    assert!(
+        warnings.len() <= 1,
+        "ran --describe outside the directory: {stderr}"
+    );
+    assert!(out["error"].as_str().unwrap().contains("shell"), "{out}");
+    // A symlink inside the directory runs its target.
+    let (code, out, stderr) = toolsmith(&["run", d.join("alias").to_str().unwrap(), "hello", "{}"]);
+    assert_eq!(code, 0, "{out} {stderr}");
+    assert_eq!(out["stdout"], "hello {}\n");
+    // Relative to the working directory, as typed.
+    let out = Command::new(env!("CARGO_BIN_EXE_toolsmith"))
+        .args(["run", "./shell", "shell", "{}"])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.lines().filter(|l| l.starts_with("warning:")).count() <= 1,
+        "{stderr}"
+    );
+}

@@ -165,14 +165,28 @@ fn load(path: &Path, policy: Policy) -> Result<Runtime, String> {
     let (dir, only) = if path.is_dir() {
         (path.to_path_buf(), None)
     } else {
+        // The directory the user named, not the symlink target's: `./shell`
+        // -> /bin/sh must not make /usr/bin the catalog. A file that resolves
+        // outside it is refused before anything runs.
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let root = dir
+            .canonicalize()
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
         let canonical = path
             .canonicalize()
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        let dir = canonical
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default();
-        (dir, Some(canonical))
+        if canonical.parent() != Some(root.as_path()) {
+            return Err(format!(
+                "{} resolves to {}, outside {}: only the executables of the directory named are discovered",
+                path.display(),
+                canonical.display(),
+                root.display()
+            ));
+        }
+        (root, Some(canonical))
     };
     let mut catalog =
         Catalog::discover_with(&dir, &policy).map_err(|e| format!("{}: {e}", dir.display()))?;
