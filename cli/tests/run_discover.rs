@@ -95,3 +95,253 @@ echo "hello $1""#,
     let (code, _, _) = toolsmith(&["run", d.to_str().unwrap(), "broken", "{}"]);
     assert_eq!(code, 1);
 }
+
+#[test]
+fn run_redacts_secrets_in_refusals_and_the_audit() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    script(&d.join("tools/bin/ok"), "cat >/dev/null; echo '{}'");
+    std::fs::write(
+        d.join("tools.json"),
+        r#"{"tools":[{"name":"ok","schema":{"type":"object","properties":{"n":{"type":"integer"}}},"command":["./tools/bin/ok"]}]}"#,
+    )
+    .unwrap();
+    let m = d.join("tools.json");
+    let audit = d.join("audit.jsonl");
+    let secret = "sk-SECRET-4242";
+    let (code, out, stderr) = toolsmith(&[
+        "run",
+        m.to_str().unwrap(),
+        "ok",
+        &format!(r#"{{"n":"{secret}"}}"#),
+        "--audit",
+        audit.to_str().unwrap(),
+        "--redact",
+        secret,
+        "--redact",
+        "unused",
+    ]);
+    assert_eq!((code, out["kind"].as_str()), (1, Some("invalid_arguments")));
+    let printed = out["error"].as_str().unwrap();
+    assert!(printed.contains("[REDACTED]"), "{printed}");
+    assert!(
+        !printed.contains(secret) && !stderr.contains(secret),
+        "{stderr}"
+    );
+    let log = std::fs::read_to_string(&audit).unwrap();
+    assert!(
+        log.contains("tool_call_rejected") && log.contains("[REDACTED]"),
+        "{log}"
+    );
+    assert!(!log.contains(secret), "{log}");
+    // Every record text: also the tool name of an unknown tool.
+    let (code, _, _) = toolsmith(&[
+        "run",
+        m.to_str().unwrap(),
+        secret,
+        "{}",
+        "--audit",
+        audit.to_str().unwrap(),
+        "--redact",
+        secret,
+    ]);
+    assert_eq!(code, 1);
+    let log = std::fs::read_to_string(&audit).unwrap();
+    assert_eq!(log.lines().count(), 2);
+    assert!(!log.contains(secret), "{log}");
+}
+
+#[test]
+fn run_reports_the_outcome_when_sigchld_is_ignored() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    script(&d.join("tools/bin/ok"), "cat >/dev/null; echo '{\"ok\":1}'");
+    script(&d.join("tools/bin/fail"), "exit 3");
+    std::fs::write(
+        d.join("tools.json"),
+        r#"{"tools":[{"name":"ok","command":["./tools/bin/ok"]},{"name":"fail","command":["./tools/bin/fail"]}]}"#,
+    )
+    .unwrap();
+    let m = d.join("tools.json");
+    let run = |tool: &str| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_toolsmith"));
+        cmd.args(["run", m.to_str().unwrap(), tool, "{}"]);
+        // SAFETY: signal() is async-signal-safe; an agent host that ignores
+        // SIGCHLD passes the disposition on across exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::signal(libc::SIGCHLD, libc::SIG_IGN);
+                Ok(())
+            });
+        }
+        let out = cmd.output().unwrap();
+        let json: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        (out.status.code(), json)
+    };
+    let (code, out) = run("ok");
+    assert_eq!(code, Some(0), "{out}");
+    assert_eq!(out["result"], serde_json::json!({"ok": 1}));
+    let (code, out) = run("fail");
+    assert_eq!(
+        (code, out["exit_code"].as_i64()),
+        (Some(2), Some(3)),
+        "{out}"
+    );
+}
+
+#[test]
+fn huge_timeouts_never_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    script(&d.join("tools/bin/ok"), "cat >/dev/null; echo '{\"ok\":1}'");
+    std::fs::write(
+        d.join("tools.json"),
+        r#"{"tools":[{"name":"ok","command":["./tools/bin/ok"],"timeoutSec":9223372036854775807}]}"#,
+    )
+    .unwrap();
+    let m = d.join("tools.json");
+    let m = m.to_str().unwrap();
+    // A manifest timeout is saturated to the maximum: the call runs normally.
+    let (code, out, stderr) = toolsmith(&["run", m, "ok", "{}"]);
+    assert_eq!(code, 0, "{out} {stderr}");
+    assert_eq!(out["result"], serde_json::json!({"ok": 1}));
+    // An option above the maximum is refused before anything runs.
+    for t in ["1e19", "1e300", "604801"] {
+        let (code, out, stderr) = toolsmith(&["run", m, "ok", "{}", "--timeout", t]);
+        assert_eq!(code, 1, "{t}: {out} {stderr}");
+        assert_eq!(out["kind"], "invalid_option");
+        assert!(
+            out["error"]
+                .as_str()
+                .unwrap()
+                .contains("at most 604800 seconds"),
+            "{out}"
+        );
+        let (code, _, _) = toolsmith(&["discover", d.to_str().unwrap(), "--timeout", t]);
+        assert_eq!(code, 1);
+    }
+    let (code, out, _) = toolsmith(&["run", m, "ok", "{}", "--timeout", "604800"]);
+    assert_eq!(code, 0, "{out}");
+}
+
+/// Whether a process is gone (absent or a zombie), waiting up to 10 s.
+fn gone(pid: i32) -> bool {
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(10) {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => return true,
+            Ok(stat) => {
+                let state = stat
+                    .rsplit(')')
+                    .next()
+                    .and_then(|r| r.split_whitespace().next());
+                if matches!(state, Some("Z" | "X")) {
+                    return true;
+                }
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    false
+}
+
+#[test]
+fn sigterm_and_sigint_to_run_end_the_tool() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let pidfile = d.join("pid");
+    script(
+        &d.join("tools/bin/slow"),
+        &format!(
+            "echo $$ > {}.tmp; mv {0}.tmp {0}; exec sleep 30",
+            pidfile.display()
+        ),
+    );
+    std::fs::write(
+        d.join("tools.json"),
+        r#"{"tools":[{"name":"slow","command":["./tools/bin/slow"]}]}"#,
+    )
+    .unwrap();
+    let m = d.join("tools.json");
+    for signal in [libc::SIGTERM, libc::SIGINT] {
+        let _ = std::fs::remove_file(&pidfile);
+        let start = std::time::Instant::now();
+        let child = Command::new(env!("CARGO_BIN_EXE_toolsmith"))
+            .args(["run", m.to_str().unwrap(), "slow", "{}"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let tool_pid: i32 = loop {
+            if let Some(pid) = std::fs::read_to_string(&pidfile)
+                .ok()
+                .and_then(|s| s.trim().parse().ok())
+            {
+                break pid;
+            }
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(10),
+                "tool did not start"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let toolsmith_pid = i32::try_from(child.id()).unwrap();
+        assert_eq!(unsafe { libc::kill(toolsmith_pid, signal) }, 0);
+        let out = child.wait_with_output().unwrap();
+        let json: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        assert!(
+            gone(tool_pid),
+            "signal {signal}: the tool {tool_pid} survived"
+        );
+        assert_eq!(out.status.code(), Some(2), "signal {signal}: {json}");
+        assert_eq!(json["status"], "cancelled");
+        assert!(start.elapsed() < std::time::Duration::from_secs(15));
+    }
+}
+
+#[test]
+fn run_of_a_symlink_discovers_only_the_named_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let marker = d.join("described");
+    script(
+        &d.join("hello"),
+        &format!(
+            r#"[ "$1" = --describe ] && {{ echo x >> {}; echo '{{"name":"hello","description":"Greets","parameters":{{"type":"object","properties":{{}}}}}}'; exit 0; }}
+echo "hello $1""#,
+            marker.display()
+        ),
+    );
+    std::os::unix::fs::symlink("/bin/sh", d.join("shell")).unwrap();
+    std::os::unix::fs::symlink(d.join("hello"), d.join("alias")).unwrap();
+    // A symlink out of the directory: refused, and nothing of /bin's directory is run.
+    let (code, out, stderr) = toolsmith(&["run", d.join("shell").to_str().unwrap(), "shell", "{}"]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(out["status"], "refused");
+    let warnings: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("warning:"))
+        .collect();
+    assert!(
+        warnings.len() <= 1,
+        "ran --describe outside the directory: {stderr}"
+    );
+    assert!(out["error"].as_str().unwrap().contains("shell"), "{out}");
+    // A symlink inside the directory runs its target.
+    let (code, out, stderr) = toolsmith(&["run", d.join("alias").to_str().unwrap(), "hello", "{}"]);
+    assert_eq!(code, 0, "{out} {stderr}");
+    assert_eq!(out["stdout"], "hello {}\n");
+    // Relative to the working directory, as typed.
+    let out = Command::new(env!("CARGO_BIN_EXE_toolsmith"))
+        .args(["run", "./shell", "shell", "{}"])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.lines().filter(|l| l.starts_with("warning:")).count() <= 1,
+        "{stderr}"
+    );
+}

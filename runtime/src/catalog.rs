@@ -113,10 +113,7 @@ impl Catalog {
 /// Runs and validates one `--describe`.
 fn describe(file: &Path, root: &Path, policy: &Policy) -> Result<CatalogEntry, String> {
     let path = program::resolve_within(file, root).map_err(|e| e.to_string())?;
-    let mut env = vec![
-        ("PATH".to_string(), OsString::from(&policy.path)),
-        ("HOME".to_string(), policy.home.clone().into_os_string()),
-    ];
+    let mut env = vec![("PATH".to_string(), OsString::from(&policy.path))];
     env.extend(
         policy
             .set_env
@@ -130,6 +127,7 @@ fn describe(file: &Path, root: &Path, policy: &Policy) -> Result<CatalogEntry, S
         env,
         stdin: None,
         cwd: policy.working_dir.clone(),
+        home: policy.home.clone(),
         timeout: policy.helper_timeout,
         max_output: policy.max_output,
         drain: policy.drain(),

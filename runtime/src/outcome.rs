@@ -55,7 +55,8 @@ pub struct Outcome {
     /// The pipes were still open when the drain bound expired (a child
     /// outside the process group holds them); output may be missing.
     pub output_incomplete: bool,
-    /// Wall time from spawn to the end of the drain.
+    /// Wall time from spawn to the end of the drain, plus the time of the
+    /// call's `resolveCommand` steps.
     pub duration: Duration,
     /// For tools with the JSON-line contract (agentcli): the parsed stdout,
     /// or `{"error": "…"}` when the call failed or the output is not one line of JSON.

@@ -57,6 +57,8 @@ pub(crate) struct Hidden {
     pub json_contract: bool,
     /// chai v0.5: the output pipeline applies (legacy returns stdout only).
     pub pipeline: bool,
+    /// Time spent preparing (resolvers), which counts against the deadline.
+    pub resolving: std::time::Duration,
 }
 
 /// The output pipeline of a call (chai v0.5, dialects.md §2.10).

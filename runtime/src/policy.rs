@@ -13,6 +13,13 @@ pub const FIXED_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 /// Default per-call timeout (a tool's `timeoutSec` overrides it).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The longest timeout the runtime applies: 7 days. Longer timeouts (a
+/// manifest's `timeoutSec`, [`Policy::default_timeout`],
+/// [`Policy::helper_timeout`]) are saturated to it before anything is
+/// spawned, so that no deadline computation can overflow; `toolsmith run
+/// --timeout` refuses larger values.
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(7 * 24 * 60 * 60);
+
 /// Default retained output per stream: 1 MiB (head and tail).
 pub const DEFAULT_MAX_OUTPUT: usize = 1024 * 1024;
 
@@ -42,8 +49,10 @@ pub struct Policy {
     pub drain_timeout: Duration,
     /// The `PATH` given to every tool, also used to resolve bare names.
     pub path: String,
-    /// The `HOME` given to every tool.
-    pub home: PathBuf,
+    /// The `HOME` given to every tool. `None` (the default): each call gets a
+    /// private, empty directory (mode 0700) under the temp directory, removed
+    /// after the call, so that no call can plant dotfiles for another.
+    pub home: Option<PathBuf>,
     /// The working directory of every tool (`None`: the runtime's own).
     pub working_dir: Option<PathBuf>,
     /// Treatment of a positional value that begins with `-`.
@@ -75,7 +84,7 @@ impl Default for Policy {
             max_output: DEFAULT_MAX_OUTPUT,
             drain_timeout: MAX_DRAIN,
             path: FIXED_PATH.to_string(),
-            home: std::env::temp_dir(),
+            home: None,
             working_dir: None,
             leading_dash: LeadingDash::Refuse,
             kill_group_on_exit: true,
@@ -119,42 +128,208 @@ impl Policy {
         }
     }
 
+    /// `text` with every non-empty [`Policy::redact`] value replaced by
+    /// `[REDACTED]` (longest first, so a secret containing another is hidden whole).
+    pub fn redacted(&self, text: &str) -> String {
+        redact_text(text, &self.redact)
+    }
+
     /// The drain bound actually used (never above [`MAX_DRAIN`]).
     pub fn drain(&self) -> Duration {
         self.drain_timeout.min(MAX_DRAIN)
     }
 }
 
+/// `text` with every non-empty secret replaced by `[REDACTED]`, longest first.
+pub(crate) fn redact_text(text: &str, secrets: &[String]) -> String {
+    let mut secrets: Vec<&str> = secrets
+        .iter()
+        .map(String::as_str)
+        .filter(|s| !s.is_empty())
+        .collect();
+    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    secrets.into_iter().fold(text.to_string(), |acc, secret| {
+        acc.replace(secret, "[REDACTED]")
+    })
+}
+
+/// Names that are never passed to a tool (compared case-insensitively):
+/// each changes which code a program loads or runs, or where it reads its
+/// configuration, as documented by the program itself.
+const DENIED_ENV: &[&str] = &[
+    // Finding programs and configuration (HOME is private per call).
+    "PATH",
+    "HOME",
+    "CDPATH",
+    "XDG_CONFIG_HOME",
+    "XDG_CONFIG_DIRS",
+    // POSIX shells, bash, zsh, ksh (bash(1) "INVOCATION", zsh "STARTUP FILES").
+    "IFS",
+    "BASH_ENV",
+    "ENV",
+    "PROMPT_COMMAND",
+    "SHELLOPTS",
+    "BASHOPTS",
+    "PS4",
+    "GLOBIGNORE",
+    "BASH_XTRACEFD",
+    "ZDOTDIR",
+    "FPATH",
+    "SHELL",
+    // Programs other programs start (editors, pagers, askpass helpers).
+    "EDITOR",
+    "VISUAL",
+    "PAGER",
+    "MANPAGER",
+    "BROWSER",
+    "LESSOPEN",
+    "LESSCLOSE",
+    "SSH_ASKPASS",
+    "SUDO_ASKPASS",
+    "VIMINIT",
+    "EXINIT",
+    // glibc: the variables ld.so drops for setuid programs (UNSECURE_ENVVARS).
+    "GCONV_PATH",
+    "GETCONF_DIR",
+    "GLIBC_TUNABLES",
+    "HOSTALIASES",
+    "LOCALDOMAIN",
+    "LOCPATH",
+    "NIS_PATH",
+    "NLSPATH",
+    "RESOLV_HOST_CONF",
+    "RES_OPTIONS",
+    "TZDIR",
+    // Perl (perlrun "ENVIRONMENT").
+    "PERL5OPT",
+    "PERL5LIB",
+    "PERLLIB",
+    "PERL5DB",
+    "PERLDB_OPTS",
+    // Python (python(1) "ENVIRONMENT VARIABLES").
+    "PYTHONPATH",
+    "PYTHONHOME",
+    "PYTHONSTARTUP",
+    "PYTHONUSERBASE",
+    "PYTHONPLATLIBDIR",
+    "PYTHONBREAKPOINT",
+    "PYTHONINSPECT",
+    "PYTHONWARNINGS",
+    "PYTHONPYCACHEPREFIX",
+    "PYTHONEXECUTABLE",
+    // Ruby (ruby(1) "ENVIRONMENT"), RubyGems, Bundler.
+    "RUBYOPT",
+    "RUBYLIB",
+    "RUBYPATH",
+    "RUBYSHELL",
+    "GEM_HOME",
+    "GEM_PATH",
+    "BUNDLE_GEMFILE",
+    // Node.js (node(1) "ENVIRONMENT").
+    "NODE_OPTIONS",
+    "NODE_PATH",
+    "NODE_REPL_EXTERNAL_MODULE",
+    // Java (JVM "JAVA_TOOL_OPTIONS", java launcher).
+    "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS",
+    "JDK_JAVA_OPTIONS",
+    "CLASSPATH",
+    // Other interpreters and runtimes.
+    "LUA_INIT",
+    "LUA_PATH",
+    "LUA_CPATH",
+    "PHPRC",
+    "PHP_INI_SCAN_DIR",
+    "TCLLIBPATH",
+    "R_PROFILE",
+    "R_PROFILE_USER",
+    "R_ENVIRON",
+    "R_ENVIRON_USER",
+    "DOTNET_STARTUP_HOOKS",
+    "GTK_MODULES",
+    "GTK_PATH",
+    "GIO_EXTRA_MODULES",
+    "QT_PLUGIN_PATH",
+    // Git (git(1) "ENVIRONMENT VARIABLES").
+    "GIT_SSH",
+    "GIT_SSH_COMMAND",
+    "GIT_ASKPASS",
+    "GIT_EXEC_PATH",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_PAGER",
+    "GIT_PROXY_COMMAND",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_TEMPLATE_DIR",
+    "GIT_DIR",
+    "GIT_COMMON_DIR",
+    // OpenSSL (config(5): engines and providers are loaded code).
+    "OPENSSL_CONF",
+    "OPENSSL_ENGINES",
+    "OPENSSL_MODULES",
+    "SSLKEYLOGFILE",
+];
+
+/// Denied name prefixes: the dynamic loaders (`LD_*`, `DYLD_*`), glibc
+/// malloc tuning (`MALLOC_*`), exported bash functions, git configuration
+/// given in the environment (`GIT_CONFIG`, `GIT_CONFIG_GLOBAL`,
+/// `GIT_CONFIG_KEY_0`, `GIT_CONFIG_PARAMETERS`, …), npm configuration
+/// (`npm_config_script_shell`, `npm_config_node_options`, …) and the .NET
+/// profiler hooks.
+const DENIED_ENV_PREFIXES: &[&str] = &[
+    "LD_",
+    "DYLD_",
+    "MALLOC_",
+    "BASH_FUNC_",
+    "GIT_CONFIG",
+    "NPM_CONFIG_",
+    "CORECLR_",
+    "COR_PROFILER",
+];
+
 /// Whether an environment variable name may never be passed through, even
-/// when a manifest lists it: names that change how programs load, find
-/// other programs or run shell code.
+/// when a manifest lists it (or set with [`Policy::set_env`]): names that
+/// change how programs load, find other programs, read their configuration
+/// or run shell code. See [`is_known_harmless_env`] for the other end.
 pub fn is_denied_env(name: &str) -> bool {
-    const DENIED: &[&str] = &[
-        "PATH",
-        "HOME",
-        "IFS",
-        "BASH_ENV",
-        "ENV",
-        "PROMPT_COMMAND",
-        "SHELLOPTS",
-        "BASHOPTS",
-        "PS4",
-        "CDPATH",
-        "GLOBIGNORE",
-        "PERL5OPT",
-        "PERL5LIB",
-        "PYTHONSTARTUP",
-        "PYTHONPATH",
-        "NODE_OPTIONS",
-        "RUBYOPT",
-        "GCONV_PATH",
-        "MALLOC_CHECK_",
-    ];
     let upper = name.to_ascii_uppercase();
-    DENIED.contains(&upper.as_str())
-        || upper.starts_with("LD_")
-        || upper.starts_with("DYLD_")
-        || upper.starts_with("BASH_FUNC_")
+    DENIED_ENV.contains(&upper.as_str()) || DENIED_ENV_PREFIXES.iter().any(|p| upper.starts_with(p))
+}
+
+/// Whether a passthrough name is known not to change what a program runs
+/// (`LANG`, `LC_*`, `TZ`, `TERM`, …). A passed-through name that is neither
+/// this nor denied is allowed, with a load warning ([`crate::Runtime::warnings`]):
+/// the denylist cannot know every program's variables.
+pub fn is_known_harmless_env(name: &str) -> bool {
+    const HARMLESS: &[&str] = &[
+        "LANG",
+        "LANGUAGE",
+        "TZ",
+        "TERM",
+        "COLORTERM",
+        "NO_COLOR",
+        "COLUMNS",
+        "LINES",
+        "USER",
+        "LOGNAME",
+    ];
+    HARMLESS.contains(&name) || (name.starts_with("LC_") && !is_denied_env(name))
+}
+
+/// The load warning for a tool's passthrough name, if any: a denied name
+/// (every call of the tool is refused) or one not known to be harmless.
+pub(crate) fn passthrough_warning(tool: &str, name: &str) -> Option<String> {
+    if is_denied_env(name) {
+        Some(format!(
+            "tool {tool}: environment variable {name} may not be passed to a tool; its calls are refused"
+        ))
+    } else if !is_known_harmless_env(name) {
+        Some(format!(
+            "tool {tool}: passes environment variable {name} through; it is not known to be harmless (check that it cannot change what the tool loads or runs)"
+        ))
+    } else {
+        None
+    }
 }
 
 #[cfg(test)]
@@ -171,11 +346,35 @@ mod tests {
             "BASH_ENV",
             "ENV",
             "IFS",
+            "PERLLIB",
+            "PYTHONHOME",
+            "GIT_SSH_COMMAND",
+            "OPENSSL_CONF",
+            "GLIBC_TUNABLES",
+            "JAVA_TOOL_OPTIONS",
+            "NODE_PATH",
+            "RUBYLIB",
+            "GIT_CONFIG_GLOBAL",
+            "GIT_CONFIG_KEY_0",
+            "MALLOC_ARENA_MAX",
+            "npm_config_script_shell",
         ] {
             assert!(is_denied_env(n), "{n}");
         }
-        for n in ["TZ", "OPENAI_API_KEY", "LANG", "ENVIRONMENT"] {
+        for n in [
+            "TZ",
+            "OPENAI_API_KEY",
+            "LANG",
+            "ENVIRONMENT",
+            "GIT_AUTHOR_NAME",
+        ] {
             assert!(!is_denied_env(n), "{n}");
+        }
+        for n in ["LANG", "LC_ALL", "TZ", "TERM"] {
+            assert!(is_known_harmless_env(n), "{n}");
+        }
+        for n in ["OPENAI_API_KEY", "TMPDIR", "lang", "PERLLIB"] {
+            assert!(!is_known_harmless_env(n), "{n}");
         }
     }
 

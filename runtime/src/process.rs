@@ -1,11 +1,14 @@
-//! The spawn engine: argv only, its own process group, cleared environment,
+//! The spawn engine: argv only, its own session and process group, only
+//! stdin/stdout/stderr inherited, cleared environment,
 //! null or threaded stdin, bounded capture, deadline, group kill, reap, and a
 //! bounded drain of the pipes.
 
 use crate::capture::{Capture, Rendered};
 use crate::outcome::{Outcome, Status};
+use crate::policy::{MAX_DRAIN, MAX_TIMEOUT};
 use std::ffi::OsString;
 use std::io::{Read, Write};
+use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -40,10 +43,50 @@ pub(crate) struct Spec {
     pub env: Vec<(String, OsString)>,
     pub stdin: Option<Vec<u8>>,
     pub cwd: Option<PathBuf>,
+    /// `HOME` of the tool; `None`: a private empty directory made for this call.
+    pub home: Option<PathBuf>,
     pub timeout: Duration,
     pub max_output: usize,
     pub drain: Duration,
     pub kill_group_on_exit: bool,
+}
+
+/// The most the kernel ever accepts for argv + envp (Linux: three quarters
+/// of the 8 MiB `_STK_LIM`, whatever the stack limit).
+const KERNEL_ARG_CAP: usize = 6 * 1024 * 1024;
+
+/// Room left for what the kernel adds to argv when it runs a `#!` script
+/// (interpreter path, its argument, the script path).
+const SCRIPT_HEADROOM: usize = 8 * 1024;
+
+/// The byte budget for argv + envp, checked before a spawn:
+/// `sysconf(_SC_ARG_MAX)` (a quarter of the stack limit, at least 128 KiB),
+/// at most [`KERNEL_ARG_CAP`], minus [`SCRIPT_HEADROOM`]; 128 KiB when
+/// `sysconf` gives no answer.
+pub(crate) fn arg_limit() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    let max = unsafe { libc::sysconf(libc::_SC_ARG_MAX) };
+    let max = usize::try_from(max).unwrap_or(128 * 1024);
+    max.min(KERNEL_ARG_CAP).saturating_sub(SCRIPT_HEADROOM)
+}
+
+impl Spec {
+    /// The bytes `execve` counts for this spawn: every argv and `NAME=value`
+    /// string with its NUL, and one pointer per string (as Linux does),
+    /// `HOME` included.
+    pub(crate) fn exec_size(&self) -> usize {
+        let ptr = std::mem::size_of::<usize>();
+        let home = match &self.home {
+            Some(home) => home.as_os_str().len(),
+            // `<temp dir>/toolsmith-home-XXXXXX`
+            None => std::env::temp_dir().as_os_str().len() + 22,
+        };
+        let strings = std::iter::once(self.program.as_os_str().len())
+            .chain(self.args.iter().map(String::len))
+            .chain(self.env.iter().map(|(k, v)| k.len() + 1 + v.len()))
+            .chain(std::iter::once("HOME=".len() + home));
+        strings.map(|n| n + 1 + ptr).sum()
+    }
 }
 
 /// How often a heartbeat is reported while a call runs.
@@ -55,6 +98,23 @@ pub(crate) fn execute(
     cancel: &CancelToken,
     heartbeat: &mut dyn FnMut(Duration),
 ) -> std::io::Result<Outcome> {
+    // A private HOME (mode 0700, empty) unless the policy names one: a shared
+    // HOME lets one call plant files (`.gitconfig`, `.profile`) that run code
+    // in the next. Removed when it is dropped, after the call and the drain.
+    let private_home = match &spec.home {
+        Some(_) => None,
+        None => Some(
+            tempfile::Builder::new()
+                .prefix("toolsmith-home-")
+                .permissions(std::fs::Permissions::from_mode(0o700))
+                .tempdir()?,
+        ),
+    };
+    let home = spec
+        .home
+        .as_deref()
+        .or(private_home.as_ref().map(tempfile::TempDir::path));
+    restore_sigchld();
     let mut cmd = Command::new(&spec.program);
     cmd.args(&spec.args)
         .env_clear()
@@ -65,8 +125,11 @@ pub(crate) fn execute(
             Stdio::null()
         })
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
+        .stderr(Stdio::piped());
+    if let Some(home) = home {
+        cmd.env("HOME", home);
+    }
+    isolate(&mut cmd);
     if let Some(dir) = &spec.cwd {
         cmd.current_dir(dir);
     }
@@ -81,6 +144,88 @@ pub(crate) fn execute(
             let _ = child.wait();
             Err(e)
         }
+    }
+}
+
+/// Undoes an inherited "ignore SIGCHLD" (some agent hosts set `SIG_IGN`, or
+/// `SA_NOCLDWAIT`, and it survives exec): the kernel then reaps children
+/// itself, `waitpid` fails with `ECHILD` and every call would be reported
+/// as `spawn_failed: No child processes` although the tool ran. `SIG_IGN`
+/// becomes `SIG_DFL` (whose action is also to ignore the signal, but keeps
+/// the exit status for `waitpid`); a handler keeps running without
+/// `SA_NOCLDWAIT`. This changes the disposition for the whole process, once:
+/// a process that spawns tools must be able to wait for them. It also keeps
+/// the tools from inheriting the ignored disposition.
+fn restore_sigchld() {
+    // SAFETY: sigaction with a zeroed (then filled) struct is the documented
+    // use; only SIGCHLD's disposition is read and, when it makes children
+    // unwaitable, replaced.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        if libc::sigaction(libc::SIGCHLD, std::ptr::null(), &mut old) != 0 {
+            return;
+        }
+        let mut new = old;
+        if old.sa_sigaction == libc::SIG_IGN {
+            new.sa_sigaction = libc::SIG_DFL;
+            new.sa_flags = 0;
+            libc::sigemptyset(&mut new.sa_mask);
+        } else if old.sa_flags & libc::SA_NOCLDWAIT != 0 {
+            new.sa_flags &= !libc::SA_NOCLDWAIT;
+        } else {
+            return;
+        }
+        libc::sigaction(libc::SIGCHLD, &new, std::ptr::null_mut());
+    }
+}
+
+/// The highest descriptor the fallback of [`isolate`] marks close-on-exec
+/// (descriptors are numbered below `RLIMIT_NOFILE`, capped to keep the loop short).
+const FD_LOOP_CAP: libc::c_int = 1 << 16;
+
+/// Makes the child the leader of a new session (and so of a new process
+/// group whose id is its pid: the group kill keeps working) without a
+/// controlling terminal, and marks every descriptor above stderr
+/// close-on-exec, so that only stdin, stdout and stderr reach the tool (a
+/// descriptor the caller left open, such as `9>file` in a shell, does not).
+fn isolate(cmd: &mut Command) {
+    // Computed before fork: the child may only make async-signal-safe calls.
+    let fd_limit = rustix::process::getrlimit(rustix::process::Resource::Nofile)
+        .current
+        .and_then(|n| libc::c_int::try_from(n).ok())
+        .unwrap_or(FD_LOOP_CAP)
+        .min(FD_LOOP_CAP);
+    // SAFETY: the closure runs in the forked child before exec and makes
+    // only async-signal-safe system calls (setsid, close_range via syscall,
+    // fcntl); it allocates nothing, takes no lock and touches no state
+    // shared with other threads. Descriptors are marked close-on-exec rather
+    // than closed so that std's own close-on-exec pipe, which reports an exec
+    // failure to the parent, keeps working; exec then closes them all.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::setsid() == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            #[cfg(target_os = "linux")]
+            let done = libc::syscall(
+                libc::SYS_close_range,
+                3 as libc::c_uint,
+                libc::c_uint::MAX,
+                libc::CLOSE_RANGE_CLOEXEC,
+            ) == 0;
+            #[cfg(not(target_os = "linux"))]
+            let done = false;
+            if !done {
+                // Kernels before 5.11: one fcntl per possible descriptor.
+                for fd in 3..fd_limit {
+                    let flags = libc::fcntl(fd, libc::F_GETFD);
+                    if flags != -1 && flags & libc::FD_CLOEXEC == 0 {
+                        libc::fcntl(fd, libc::F_SETFD, flags | libc::FD_CLOEXEC);
+                    }
+                }
+            }
+            Ok(())
+        });
     }
 }
 
@@ -101,7 +246,10 @@ fn supervise(
     let out = reader(child.stdout.take(), spec.max_output, tx.clone());
     let err = reader(child.stderr.take(), spec.max_output, tx);
 
-    let deadline = start + spec.timeout;
+    // Durations come from manifests and options: saturated (MAX_TIMEOUT,
+    // MAX_DRAIN) so that `Instant + Duration` cannot overflow; a panic here
+    // would skip the group kill.
+    let deadline = start + spec.timeout.min(MAX_TIMEOUT);
     let pid = rustix::process::Pid::from_child(child);
     let pidfd = rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok();
     let mut last_beat = start;
@@ -150,7 +298,7 @@ fn supervise(
     }
     let status = child.wait()?;
 
-    let drain_deadline = Instant::now() + spec.drain;
+    let drain_deadline = Instant::now() + spec.drain.min(MAX_DRAIN);
     let mut finished = 0;
     while finished < 2 {
         let left = drain_deadline.saturating_duration_since(Instant::now());

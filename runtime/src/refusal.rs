@@ -82,6 +82,14 @@ pub enum Refusal {
     /// The program changed on disk between planning and running.
     #[error("program {0} changed on disk after the call was planned")]
     ProgramChanged(PathBuf),
+    /// argv and the environment together exceed what `execve` accepts.
+    #[error("argv and environment total {total} bytes, above the limit of {limit} bytes")]
+    ArgvTooLarge {
+        /// The bytes `execve` would count (strings, NULs and pointers).
+        total: usize,
+        /// The limit (see the runtime documentation).
+        limit: usize,
+    },
     /// The operating system could not start the program.
     #[error("cannot start {program}: {message}")]
     Spawn {
@@ -114,6 +122,7 @@ impl Refusal {
             Refusal::Path(_) => "path",
             Refusal::Rejected { .. } => "rejected",
             Refusal::ProgramChanged(_) => "program_changed",
+            Refusal::ArgvTooLarge { .. } => "argv_too_large",
             Refusal::Spawn { .. } => "spawn_failed",
         }
     }

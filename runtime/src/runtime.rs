@@ -7,7 +7,7 @@ use crate::outcome::Outcome;
 use crate::outcome::Status;
 use crate::output;
 use crate::plan::{Hidden, OutputPlan, Plan, PostProcessPlan};
-use crate::policy::{Policy, is_denied_env};
+use crate::policy::{Policy, is_denied_env, passthrough_warning};
 use crate::process::{self, CancelToken, Spec};
 use crate::program;
 use crate::refusal::Refusal;
@@ -22,7 +22,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use toolsmith_manifest::model::{
     self, ChaiExecution, ChaiVersion, Execution, Manifest, ResolveCommand, SideRead, select_spec,
 };
@@ -63,6 +63,7 @@ pub struct Runtime {
     events: Option<EventSink>,
     risk: RiskPolicy,
     next_id: AtomicU64,
+    warnings: Vec<String>,
 }
 
 impl std::fmt::Debug for Runtime {
@@ -94,6 +95,7 @@ impl Runtime {
             events: None,
             risk: RiskPolicy::default(),
             next_id: AtomicU64::new(1),
+            warnings: Vec::new(),
         }
     }
 
@@ -125,6 +127,13 @@ impl Runtime {
             .map(Path::to_path_buf)
             .unwrap_or_default();
         for tool in &manifest.tools {
+            if let Execution::Command(c) = &tool.execution {
+                self.warnings.extend(
+                    c.env_passthrough
+                        .iter()
+                        .filter_map(|name| passthrough_warning(&tool.name, name)),
+                );
+            }
             let program = self.resolve_tool_program(&tool.execution, &base);
             self.insert(tool.clone(), program);
         }
@@ -199,6 +208,13 @@ impl Runtime {
     /// The policy in force (with the allowlists of loaded manifests).
     pub fn policy(&self) -> &Policy {
         &self.policy
+    }
+
+    /// Warnings found while loading manifests: passthrough environment names
+    /// that are denied (the tool's calls are refused) or not known to be
+    /// harmless ([`crate::policy::is_known_harmless_env`]).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
     }
 
     /// The names of the loaded tools.
@@ -328,11 +344,16 @@ impl Runtime {
             env: plan.hidden.env.clone(),
             stdin: plan.stdin.clone(),
             cwd: plan.cwd.clone().or_else(|| self.policy.working_dir.clone()),
-            timeout: plan.timeout,
+            home: self.policy.home.clone(),
+            timeout: plan.timeout.saturating_sub(plan.hidden.resolving),
             max_output: plan.max_output,
             drain: self.policy.drain(),
             kill_group_on_exit: self.policy.kill_group_on_exit,
         };
+        let (total, limit) = (spec.exec_size(), process::arg_limit());
+        if total > limit {
+            return Err(Refusal::ArgvTooLarge { total, limit });
+        }
         let call_id = self.next_id.fetch_add(1, Ordering::Relaxed);
         if let Some(a) = &self.audit {
             let argv: Vec<String> = plan
@@ -343,7 +364,8 @@ impl Runtime {
             let env_keys: Vec<&String> = plan.env.iter().map(|(k, _)| k).collect();
             a.record(
                 "tool_call_requested",
-                json!({"call_id": call_id, "tool": plan.tool, "argv": self.redact(&argv), "env_keys": env_keys}),
+                json!({"call_id": call_id, "tool": plan.tool, "argv": argv, "env_keys": env_keys}),
+                &self.policy.redact,
             );
         }
         self.emit(Event::Start {
@@ -370,6 +392,7 @@ impl Runtime {
                 return Err(spawn_error(&program, &e));
             }
         };
+        outcome.duration += plan.hidden.resolving;
         if plan.hidden.json_contract {
             outcome.apply_json_contract();
         }
@@ -385,6 +408,7 @@ impl Runtime {
                     "truncated": outcome.truncated, "output_incomplete": outcome.output_incomplete,
                     "duration_ms": u64::try_from(outcome.duration.as_millis()).unwrap_or(u64::MAX),
                 }),
+                &self.policy.redact,
             );
         }
         self.emit(Event::End {
@@ -458,6 +482,7 @@ impl Runtime {
                 env,
                 stdin: Some(text.clone().into_bytes()),
                 cwd: self.policy.working_dir.clone(),
+                home: self.policy.home.clone(),
                 timeout: self.policy.helper_timeout,
                 max_output: plan.max_output,
                 drain: self.policy.drain(),
@@ -630,7 +655,9 @@ impl Runtime {
                 resolve: &mut resolve,
                 preview: false,
             };
+            let started = Instant::now();
             let prepared = chai::prepare(&inv.tool, spec, &chai.arguments, &mut env)?;
+            hidden.resolving = started.elapsed();
             let sub = prepared.subcommand.trim();
             let sub =
                 (!sub.is_empty() || !self.policy.allows(&prepared.binary, None)).then_some(sub);
@@ -870,7 +897,7 @@ impl Runtime {
             }
         };
         if let Some(a) = &self.audit {
-            a.record("resolve_command", record);
+            a.record("resolve_command", record, &self.policy.redact);
         }
         result
     }
@@ -931,6 +958,7 @@ impl Runtime {
             env: self.base_env(),
             stdin: None,
             cwd: self.policy.working_dir.clone(),
+            home: self.policy.home.clone(),
             timeout: self.policy.helper_timeout,
             max_output: self.policy.max_output,
             drain: self.policy.drain(),
@@ -950,15 +978,9 @@ impl Runtime {
         }
     }
 
-    /// `PATH`, `HOME` and the policy's fixed variables.
+    /// `PATH` and the policy's fixed variables (`HOME` is set by the spawn).
     fn base_env(&self) -> Vec<(String, OsString)> {
-        let mut env = vec![
-            ("PATH".to_string(), OsString::from(&self.policy.path)),
-            (
-                "HOME".to_string(),
-                self.policy.home.clone().into_os_string(),
-            ),
-        ];
+        let mut env = vec![("PATH".to_string(), OsString::from(&self.policy.path))];
         env.extend(
             self.policy
                 .set_env
@@ -966,20 +988,6 @@ impl Runtime {
                 .map(|(k, v)| (k.clone(), OsString::from(v))),
         );
         env
-    }
-
-    fn redact(&self, argv: &[String]) -> Vec<String> {
-        argv.iter()
-            .map(|a| {
-                self.policy
-                    .redact
-                    .iter()
-                    .filter(|s| !s.is_empty())
-                    .fold(a.clone(), |acc, secret| {
-                        acc.replace(secret.as_str(), "[REDACTED]")
-                    })
-            })
-            .collect()
     }
 
     fn emit(&self, event: Event) {
@@ -993,6 +1001,7 @@ impl Runtime {
             a.record(
                 "tool_call_rejected",
                 json!({"tool": tool, "kind": why.kind(), "reason": why.to_string()}),
+                &self.policy.redact,
             );
         }
     }

@@ -44,6 +44,37 @@ fn environment_is_built_from_empty() {
             vec!["PATH".into()],
         ),
     ];
+    // Variables with the effect of denied ones (loaders, interpreters, git, OpenSSL).
+    let newly_denied = [
+        "PERLLIB",
+        "PYTHONHOME",
+        "GIT_SSH_COMMAND",
+        "OPENSSL_CONF",
+        "GLIBC_TUNABLES",
+        "JAVA_TOOL_OPTIONS",
+        "NODE_PATH",
+        "RUBYLIB",
+        "GIT_CONFIG_GLOBAL",
+    ];
+    let mut tools = tools;
+    for name in newly_denied {
+        // SAFETY: as above.
+        unsafe { std::env::set_var(name, "/tmp/planted") };
+        tools.push(command_tool(
+            &format!("pass_{name}"),
+            "/usr/bin/env",
+            "/usr/bin/env".into(),
+            None,
+            vec![name.into()],
+        ));
+    }
+    tools.push(command_tool(
+        "lang",
+        "/usr/bin/env",
+        "/usr/bin/env".into(),
+        None,
+        vec!["LANG".into(), "LC_ALL".into()],
+    ));
     let mut m = manifest(Dialect::Agentcli, dir.path(), tools, Default::default());
     let chai_true = chai(dir.path(), "t", "true", "x", vec![], serde_json::json!({}));
     m.tools.extend(chai_true.tools);
@@ -74,6 +105,23 @@ fn environment_is_built_from_empty() {
         rt.dispatch("path", "{}").unwrap_err(),
         Refusal::DeniedEnv("PATH".into())
     );
+
+    for name in newly_denied {
+        assert_eq!(
+            rt.dispatch(&format!("pass_{name}"), "{}").unwrap_err(),
+            Refusal::DeniedEnv(name.into())
+        );
+    }
+    // Load warnings: denied names, and names not known to be harmless; LANG/LC_ALL are not warned about.
+    let warned = |name: &str| {
+        rt.warnings()
+            .iter()
+            .any(|w| w.contains(&format!(" {name} ")))
+    };
+    for name in ["TOOLSMITH_PASS", "ABSENT_NAME", "LD_PRELOAD", "PERLLIB"] {
+        assert!(warned(name), "{name}: {:?}", rt.warnings());
+    }
+    assert!(!warned("LANG") && !warned("LC_ALL"), "{:?}", rt.warnings());
 
     let o = rt.dispatch("t", "{}").unwrap();
     assert_eq!(o.status, Status::Success);

@@ -748,3 +748,182 @@ fn long_calls_send_heartbeats() {
         "{events:?}"
     );
 }
+
+/// A descriptor the caller left open without close-on-exec (a shell's `9>file`).
+fn leaked_descriptor(path: &std::path::Path) -> (std::fs::File, i32) {
+    use std::os::fd::AsRawFd;
+    let file = std::fs::File::create(path).unwrap();
+    // F_DUPFD gives a high number (clear of the shell's own descriptors) without FD_CLOEXEC.
+    let fd = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_DUPFD, 200) };
+    assert!(fd >= 200);
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFD) };
+    assert_eq!(flags & libc::FD_CLOEXEC, 0);
+    (file, fd)
+}
+
+#[test]
+fn only_stdio_descriptors_reach_the_tool_and_it_has_its_own_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("leak-target");
+    let (_file, fd) = leaked_descriptor(&target);
+    let body = format!(
+        "if [ -e /proc/$$/fd/{fd} ]; then echo leaked >/proc/$$/fd/{fd}; echo open; else echo closed; fi\n\
+         echo \"$$ $(cut -d' ' -f6 /proc/$$/stat) $(cut -d' ' -f5 /proc/$$/stat)\"\n\
+         if (: </dev/tty) 2>/dev/null; then echo tty; else echo notty; fi"
+    );
+    let rt = runtime(&agentcli(dir.path(), &[("fds", &body)]), Policy::default());
+    let o = rt.dispatch("fds", "{}").unwrap();
+    unsafe { libc::close(fd) };
+    let lines: Vec<&str> = o.stdout.lines().collect();
+    assert_eq!(lines.first(), Some(&"closed"), "{}", o.stdout);
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "");
+    let ids: Vec<i64> = lines[1]
+        .split_whitespace()
+        .map(|n| n.parse().unwrap())
+        .collect();
+    let (pid, sid, pgid) = (ids[0], ids[1], ids[2]);
+    assert_eq!(sid, pid, "the tool leads its own session");
+    assert_eq!(pgid, pid, "and its own process group");
+    assert_ne!(sid, i64::from(unsafe { libc::getsid(0) }));
+    assert_eq!(lines[2], "notty", "no controlling terminal");
+}
+
+#[test]
+fn every_call_gets_a_private_empty_home_removed_afterwards() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let body =
+        "echo \"$HOME\"; ls -A \"$HOME\" | wc -l; stat -c %a \"$HOME\"; touch \"$HOME/.gitconfig\"";
+    let rt = runtime(&agentcli(dir.path(), &[("home", body)]), Policy::default());
+    let mut homes = Vec::new();
+    for _ in 0..2 {
+        let o = rt.dispatch("home", "{}").unwrap();
+        assert!(o.is_success(), "{o:?}");
+        let lines: Vec<&str> = o.stdout.lines().collect();
+        assert_eq!(lines[1].trim(), "0", "HOME is empty: {}", o.stdout);
+        assert_eq!(lines[2], "700");
+        let home = std::path::PathBuf::from(lines[0]);
+        assert!(home.is_absolute() && home != std::env::temp_dir());
+        assert!(!home.exists(), "{} left behind", home.display());
+        homes.push(home);
+    }
+    assert_ne!(homes[0], homes[1]);
+
+    // A home the policy names is used as it is.
+    let named = dir.path().join("named-home");
+    std::fs::create_dir(&named).unwrap();
+    std::fs::set_permissions(&named, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let policy = Policy {
+        home: Some(named.clone()),
+        ..Policy::default()
+    };
+    let rt = runtime(&agentcli(dir.path(), &[("home", body)]), policy);
+    let o = rt.dispatch("home", "{}").unwrap();
+    assert_eq!(o.stdout.lines().next(), Some(named.to_str().unwrap()));
+    assert!(named.join(".gitconfig").exists());
+}
+
+#[test]
+fn concurrent_audit_writers_never_interleave_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("audit.jsonl");
+    // Each writer has its own open file (as separate processes would).
+    std::thread::scope(|s| {
+        for t in 0..8 {
+            let log = &log;
+            s.spawn(move || {
+                let rt = Runtime::new(Policy::default()).with_audit(Audit::append_to(log).unwrap());
+                for i in 0..40 {
+                    // Records from 100 bytes to well above PIPE_BUF (4096).
+                    let name = format!("{t}-{i}-{}", "x".repeat((i % 5) * 7000 + t * 10));
+                    assert!(rt.dispatch(&name, "{}").is_err());
+                }
+            });
+        }
+    });
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 8 * 40);
+    for line in lines {
+        let v: Value = serde_json::from_str(line).unwrap_or_else(|e| {
+            panic!("interleaved record ({e}): {}", &line[..line.len().min(200)])
+        });
+        assert_eq!(v["event"], "tool_call_rejected");
+    }
+}
+
+#[test]
+fn argv_and_environment_above_the_exec_limit_are_refused_before_spawning() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("ran");
+    let body = format!("touch {}", marker.display());
+    let m = agentcli(dir.path(), &[("big", &body)]);
+    // 80 × 100 KB: above the kernel's 6 MiB cap whatever the stack limit.
+    let set_env = (0..80)
+        .map(|i| (format!("BIG_{i}"), "v".repeat(100_000)))
+        .collect();
+    let audit = Shared::default();
+    let rt = runtime(
+        &m,
+        Policy {
+            set_env,
+            ..Policy::default()
+        },
+    )
+    .with_audit(Audit::new(audit.clone()));
+    let err = rt.dispatch("big", "{}").unwrap_err();
+    let Refusal::ArgvTooLarge { total, limit } = err else {
+        panic!("{err:?}");
+    };
+    assert!(
+        total > 8_000_000 && limit <= 6 * 1024 * 1024,
+        "{total} {limit}"
+    );
+    assert_eq!(err.kind(), "argv_too_large");
+    let text = err.to_string();
+    assert!(
+        text.contains(&total.to_string()) && text.contains(&limit.to_string()),
+        "{text}"
+    );
+    assert!(!marker.exists(), "the tool ran");
+    assert_eq!(audit.lines()[0]["kind"], "argv_too_large");
+
+    // Below the limit the same tool runs.
+    let set_env = (0..4)
+        .map(|i| (format!("BIG_{i}"), "v".repeat(100_000)))
+        .collect();
+    let rt = runtime(
+        &m,
+        Policy {
+            set_env,
+            ..Policy::default()
+        },
+    );
+    assert!(rt.dispatch("big", "{}").unwrap().is_success());
+    assert!(marker.exists());
+}
+
+#[test]
+fn resolver_time_counts_against_the_call_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let slow_resolver = ResolveCommand::Command {
+        binary: "sh".into(),
+        subcommand: "-c".into(),
+        args: vec!["sleep 1; echo 0.1".into()],
+    };
+    // `sleep 0.9 <resolved 0.1>`: one second, under the 1.5 s timeout on its own.
+    let mut m = chai(
+        dir.path(),
+        "nap",
+        "sleep",
+        "0.9",
+        vec![resolved("extra", slow_resolver)],
+        json!({}),
+    );
+    m.allowlist.insert("sh".into(), vec!["-c".into()]);
+    let rt = runtime(&m, short(1500));
+    let o = rt.dispatch("nap", r#"{"extra": "0"}"#).unwrap();
+    assert_eq!(o.status, Status::TimedOut, "{o:?}");
+    assert!(o.duration >= Duration::from_secs(1), "{:?}", o.duration);
+    assert!(o.duration < Duration::from_secs(10), "{:?}", o.duration);
+}

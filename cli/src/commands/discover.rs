@@ -28,10 +28,10 @@ pub fn run(args: &DiscoverArgs) -> ExitCode {
         }
     };
     if let Some(secs) = args.timeout {
-        match std::time::Duration::try_from_secs_f64(secs) {
-            Ok(t) if !t.is_zero() => policy.helper_timeout = t,
-            _ => {
-                eprintln!("toolsmith: invalid --timeout {secs}");
+        match super::run::timeout_option(secs) {
+            Ok(t) => policy.helper_timeout = t,
+            Err(msg) => {
+                eprintln!("toolsmith: {msg}");
                 return ExitCode::from(1);
             }
         }

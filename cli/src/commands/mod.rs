@@ -5,3 +5,4 @@ pub mod generate;
 pub mod lint;
 pub mod rules;
 pub mod run;
+pub mod signals;

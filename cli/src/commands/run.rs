@@ -4,7 +4,8 @@ use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
-use toolsmith::{Audit, Catalog, Policy, Refusal, Runtime, Sandbox};
+use toolsmith::policy::MAX_TIMEOUT;
+use toolsmith::{Audit, CancelToken, Catalog, Policy, Refusal, Runtime, Sandbox};
 
 /// Arguments of `toolsmith run`.
 #[derive(clap::Args, Debug, Clone)]
@@ -57,14 +58,27 @@ pub struct RunArgs {
     /// With --simulated-output: run the `postProcess` program too.
     #[arg(long)]
     pub run_post_process: bool,
+    /// A secret replaced by `[REDACTED]` in every audit record and in a
+    /// printed refusal (repeatable).
+    #[arg(long, value_name = "VALUE")]
+    pub redact: Vec<String>,
 }
 
 /// Exit codes: 0 success, 1 refused (unknown tool, not allowed, invalid
-/// arguments, unloadable manifest), 2 the tool ran and failed or timed out
-/// (or could not be started).
+/// arguments, unloadable manifest), 2 the tool ran and failed, timed out or
+/// was cancelled by SIGTERM/SIGINT (or could not be started).
 pub fn run(args: &RunArgs) -> ExitCode {
+    // Refusal texts can quote the secrets (an argument value, an option).
+    let shown = Policy {
+        redact: args.redact.clone(),
+        ..Policy::default()
+    };
+    let refused = |kind: &str, message: &str| refused(kind, &shown.redacted(message));
     let mut policy = match policy(args.timeout, args.max_output, args.allow_scripts, &args.env) {
-        Ok(p) => p,
+        Ok(p) => Policy {
+            redact: args.redact.clone(),
+            ..p
+        },
         Err(msg) => return refused("invalid_option", &msg),
     };
     if !args.sandbox.is_empty() {
@@ -78,6 +92,9 @@ pub fn run(args: &RunArgs) -> ExitCode {
         Ok(rt) => rt,
         Err(msg) => return refused("invalid_manifest", &msg),
     };
+    for w in rt.warnings() {
+        eprintln!("warning: {w}");
+    }
     if let Some(path) = &args.audit {
         match Audit::append_to(path) {
             Ok(a) => rt = rt.with_audit(a),
@@ -92,7 +109,13 @@ pub fn run(args: &RunArgs) -> ExitCode {
     if args.dry_run {
         return dry_run(&rt, args);
     }
-    match rt.dispatch(&args.tool, &args.args_json) {
+    // SIGTERM/SIGINT cancel the call: the tool's group is killed and the
+    // outcome (`cancelled`, exit 2) printed as for any other ending.
+    let cancel = CancelToken::new();
+    if let Err(e) = super::signals::cancel_on_termination(cancel.clone()) {
+        eprintln!("toolsmith: warning: cannot handle SIGTERM/SIGINT: {e}");
+    }
+    match rt.dispatch_with(&args.tool, &args.args_json, &cancel) {
         Ok(outcome) => {
             print_line(&outcome.to_json().to_string());
             if outcome.is_success() {
@@ -102,10 +125,9 @@ pub fn run(args: &RunArgs) -> ExitCode {
             }
         }
         Err(refusal @ Refusal::Spawn { .. }) => {
-            eprintln!("toolsmith: {refusal}");
-            print_line(
-                &json!({"status": "spawn_failed", "error": refusal.to_string()}).to_string(),
-            );
+            let message = shown.redacted(&refusal.to_string());
+            eprintln!("toolsmith: {message}");
+            print_line(&json!({"status": "spawn_failed", "error": message}).to_string());
             ExitCode::from(2)
         }
         Err(refusal) => refused(refusal.kind(), &refusal.to_string()),
@@ -163,10 +185,7 @@ pub(crate) fn policy(
         ..Policy::default()
     };
     if let Some(secs) = timeout {
-        let t = Duration::try_from_secs_f64(secs)
-            .ok()
-            .filter(|t| !t.is_zero())
-            .ok_or_else(|| format!("invalid --timeout {secs}"))?;
+        let t = timeout_option(secs)?;
         policy.default_timeout = t;
         policy.helper_timeout = policy.helper_timeout.min(t);
     }
@@ -187,6 +206,21 @@ pub(crate) fn policy(
     Ok(policy)
 }
 
+/// A `--timeout` in seconds: positive, finite and at most [`MAX_TIMEOUT`] (shared with `discover`).
+pub(crate) fn timeout_option(secs: f64) -> Result<Duration, String> {
+    // `{secs:?}` prints 1e300 as written, not as 301 digits.
+    if secs > MAX_TIMEOUT.as_secs_f64() {
+        return Err(format!(
+            "invalid --timeout {secs:?}: at most {} seconds",
+            MAX_TIMEOUT.as_secs()
+        ));
+    }
+    Duration::try_from_secs_f64(secs)
+        .ok()
+        .filter(|t| !t.is_zero())
+        .ok_or_else(|| format!("invalid --timeout {secs:?}: expected a positive number of seconds"))
+}
+
 /// A manifest file or directory, or a directory (or file) of self-describing executables.
 fn load(path: &Path, policy: Policy) -> Result<Runtime, String> {
     let is_manifest = if path.is_dir() {
@@ -200,14 +234,28 @@ fn load(path: &Path, policy: Policy) -> Result<Runtime, String> {
     let (dir, only) = if path.is_dir() {
         (path.to_path_buf(), None)
     } else {
+        // The directory the user named, not the symlink target's: `./shell`
+        // -> /bin/sh must not make /usr/bin the catalog. A file that resolves
+        // outside it is refused before anything runs.
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let root = dir
+            .canonicalize()
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
         let canonical = path
             .canonicalize()
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        let dir = canonical
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default();
-        (dir, Some(canonical))
+        if canonical.parent() != Some(root.as_path()) {
+            return Err(format!(
+                "{} resolves to {}, outside {}: only the executables of the directory named are discovered",
+                path.display(),
+                canonical.display(),
+                root.display()
+            ));
+        }
+        (root, Some(canonical))
     };
     let mut catalog =
         Catalog::discover_with(&dir, &policy).map_err(|e| format!("{}: {e}", dir.display()))?;
