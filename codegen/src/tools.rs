@@ -274,6 +274,18 @@ fn tool_call(variants: &[(proc_macro2::Ident, proc_macro2::Ident, String)]) -> T
             pub fn arguments(&self) -> #json::Value {
                 match #scrutinee { #(Self::#v(args) => #support::to_arguments(args)),* }
             }
+            /// What the call would run under `runtime`'s policy (program, argv,
+            /// stdin, working directory, temp files, output pipeline), without
+            /// running it; `runtime.run_plan(plan)` runs exactly that.
+            #[allow(dead_code)]
+            pub fn plan(&self, runtime: &#support::Runtime) -> __ts::Result<#support::Plan, #support::Refusal> {
+                runtime.plan(self)
+            }
+            /// Runs the call: `runtime.run_call(self)`.
+            #[allow(dead_code)]
+            pub fn run(&self, runtime: &#support::Runtime) -> __ts::Result<#support::Outcome, #support::Refusal> {
+                runtime.run_call(self)
+            }
         }
         impl #support::Call for ToolCall {
             fn name(&self) -> &str {

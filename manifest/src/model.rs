@@ -109,6 +109,7 @@ pub struct ChaiExecution {
     /// [`ChaiExecution::subcommand_tokens`] for what reaches argv.
     pub subcommand: String,
     /// Argument mappings, in argv order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<ArgMapping>,
     /// The skill directory (for `resolveCommand` / `postProcess` scripts).
     #[serde(skip)]
@@ -117,25 +118,35 @@ pub struct ChaiExecution {
     #[serde(skip)]
     pub pointer: String,
     /// `binaryWrapper`: tokens run before the binary (`["env", "GIT_EDITOR=true"]`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub binary_wrapper: Vec<String>,
     /// `condition.binGroup`: the spec exists only when that `metadata.requires.bins` OR-group matched.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub bin_group: Option<u64>,
     /// The skill's `metadata.requires.bins` OR-groups (from its `SKILL.md`),
     /// which `bin_group` indexes; empty when the skill has none or a flat list.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub bin_groups: Vec<Vec<String>>,
     /// `paramCondition`: when several specs run one tool, which one a call selects.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub param_condition: Option<ParamCondition>,
     /// `postProcess`: pipe the output through an allowlisted program or script.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub post_process: Option<PostProcess>,
     /// `sideRead`: append a file next to a path parameter to the result.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub side_read: Option<SideRead>,
     /// `successExitCodes`: exit codes besides 0 that count as success.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub success_exit_codes: Vec<i32>,
     /// `maxOutputLines`: truncate the result to this many lines.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_output_lines: Option<usize>,
     /// `truncationHint`: the truncation notice template.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub truncation_hint: Option<String>,
     /// `hintConditions`: hints appended to the result when their conditions hold.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hint_conditions: Vec<HintCondition>,
 }
 
@@ -278,38 +289,55 @@ pub struct ArgMapping {
     pub kind: ArgKind,
     /// `kind: flag`/`tempfile`: the flag name (legacy: without the `--` chai
     /// adds; v0.5: leading dashes stripped, one character gives `-x`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub flag: Option<String>,
     /// `kind: flagifboolean`: emitted verbatim when true.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub flag_if_true: Option<String>,
     /// `kind: flagifboolean`: emitted verbatim when false or absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub flag_if_false: Option<String>,
     /// Legacy: turn the two-character sequences `\n` and `\t` into real ones.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub normalize_newlines: bool,
     /// Resolve the value by running a command first.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub resolve_command: Option<ResolveCommand>,
     /// `kind: literal`: the token pushed.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// Used when the parameter is absent or null.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub absent_default: Option<Value>,
     /// An absent parameter is skipped instead of failing the call.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub optional: bool,
     /// `positional`: split the value on whitespace into several tokens.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub split: bool,
     /// `positional`: insert `--` when an optional positional before it was skipped.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub disambiguate_after_skipped_positionals: bool,
     /// The value is a path read inside the sandbox's roots.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub read_path: bool,
     /// The value is a path written inside the sandbox's roots.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub write_path: bool,
     /// No path checks at all (toolsmith honours it only when the policy allows).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub unsafe_path: bool,
     /// A regular expression the value must not match.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub deny_pattern: Option<String>,
     /// Supplies the value the deny pattern checks when the call gives none.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub deny_resolve_command: Option<ResolveCommand>,
     /// Always check the deny pattern against `denyResolveCommand`'s output.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub deny_always_resolve: bool,
     /// `flagifboolean`: a true value selects this subcommand instead of the spec's.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub subcommand_override: Option<String>,
     /// The JSON pointer of the mapping in its file.
     #[serde(skip)]
@@ -430,12 +458,16 @@ pub struct SideRead {
 pub struct HintCondition {
     /// A case-sensitive substring of the result.
     #[serde(rename = "match")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub matches: Option<String>,
     /// `"nonzero"` or an exact code.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub exit_code: Option<HintExitCode>,
     /// `true`: the result is non-empty.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub not_empty: Option<bool>,
     /// Parameters and the values they must have.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub when_arg: Option<Map<String, Value>>,
     /// The hint template (`{param}` placeholders, `{{`/`}}` escapes).
     pub hint: String,

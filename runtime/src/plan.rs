@@ -57,6 +57,8 @@ pub(crate) struct Hidden {
     pub json_contract: bool,
     /// chai v0.5: the output pipeline applies (legacy returns stdout only).
     pub pipeline: bool,
+    /// `writePath` targets whose missing parent directories are made before the spawn.
+    pub write_paths: Vec<PathBuf>,
     /// Time spent preparing (resolvers), which counts against the deadline.
     pub resolving: std::time::Duration,
 }

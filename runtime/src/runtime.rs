@@ -312,6 +312,15 @@ impl Runtime {
         if identity(&program) != plan.hidden.identity {
             return Err(Refusal::ProgramChanged(program));
         }
+        // Missing parents of write paths are made, inside the sandbox only
+        // (chai makes them too; the targets were checked when planned).
+        for target in &plan.hidden.write_paths {
+            if let Some(parent) = target.parent()
+                && self.policy.sandbox.root_of(parent).is_some()
+            {
+                std::fs::create_dir_all(parent).map_err(|e| spawn_error(&program, &e))?;
+            }
+        }
         // Temp files: a private directory (0700) per call, files 0600,
         // removed when `_dir` drops, after the process has ended.
         let mut args: Vec<String> = plan
@@ -681,6 +690,7 @@ impl Runtime {
             }
             argv.extend(prepared.args);
             hidden.skill_dir = Some(spec.skill_dir.clone());
+            hidden.write_paths = prepared.write_paths;
             hidden.pipeline = spec.version == ChaiVersion::V05;
             output = OutputPlan {
                 success_exit_codes: spec.success_exit_codes.clone(),

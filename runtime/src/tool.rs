@@ -234,7 +234,11 @@ pub mod __codegen {
     pub use super::call::{CompiledSchema, SchemaText, parse_call, to_arguments};
     pub use super::chai::{ChaiSpecs, chai_argv, chai_invocation};
     pub use super::{ArgvError, Call, CallError, Invocation, ResolveCommand, Tool};
+    pub use crate::outcome::Outcome;
+    pub use crate::plan::Plan;
     pub use crate::policy::Policy;
+    pub use crate::refusal::Refusal;
+    pub use crate::runtime::Runtime;
     pub use serde::{Deserialize, Serialize};
     pub use serde_json;
     pub use std::option::Option::{self, None, Some};

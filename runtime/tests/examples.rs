@@ -25,7 +25,7 @@ fn coreutils_skill_runs_from_its_manifest() {
         .dispatch("list_directory", &json!({ "path": dir }).to_string())
         .unwrap();
     assert_eq!(o.status, Status::Success, "{o:?}");
-    assert_eq!(o.stdout, "coreutils-skill\ndescribe-tools\n");
+    assert_eq!(o.stdout, "coreutils-skill\ndescribe-tools\nnotes-skill\n");
     let tools = skill.join("tools.json");
     let o = rt
         .dispatch(
@@ -116,4 +116,56 @@ fn compose_system_on_the_shellclaw_example_agent() {
     let empty = tempfile::tempdir().unwrap();
     std::fs::write(empty.path().join("soul.md"), "only\n").unwrap();
     assert_eq!(toolsmith::compose_system(empty.path()).unwrap(), "only\n");
+}
+
+/// The chai v0.5 example: stdin, write paths (parents made), paramCondition,
+/// workingdir with postProcess, successExitCodes with a hint, and the sandbox.
+#[test]
+fn notes_skill_runs_in_its_sandbox() {
+    let notes = tempfile::tempdir().unwrap();
+    let mut policy = Policy::default();
+    policy.sandbox = toolsmith::Sandbox::new([notes.path()]).unwrap();
+    let rt = Runtime::load(&examples().join("notes-skill"), policy).unwrap();
+    let write = |path: &str, content: &str| {
+        rt.dispatch(
+            "note_write",
+            &json!({"path": path, "content": content}).to_string(),
+        )
+        .unwrap()
+    };
+    assert_eq!(
+        write("tea/green.md", "sencha\nmatcha\n").status,
+        Status::Success
+    );
+    assert_eq!(write("tea/black.md", "assam\n").status, Status::Success);
+    let read = rt
+        .dispatch("note_read", r#"{"path": "tea/green.md", "lines": 1}"#)
+        .unwrap();
+    assert_eq!(read.for_model(), json!("sencha\n"));
+    let all = rt
+        .dispatch("note_read", r#"{"path": "tea/green.md"}"#)
+        .unwrap();
+    assert_eq!(all.for_model(), json!("sencha\nmatcha\n"));
+    // `ls -1` in the folder, then `sort -r`.
+    let list = rt.dispatch("notes_list", r#"{"folder": "tea"}"#).unwrap();
+    assert_eq!(list.for_model(), json!("green.md\nblack.md\n"));
+    // grep's exit 1 is a success with a hint.
+    let none = rt
+        .dispatch("notes_search", r#"{"text": "coffee"}"#)
+        .unwrap();
+    assert_eq!(none.status, Status::Success);
+    assert_eq!(none.for_model(), json!("\nhint: no note contains coffee\n"));
+    let found = rt.dispatch("notes_search", r#"{"text": "assam"}"#).unwrap();
+    assert_eq!(found.for_model(), json!("./tea/black.md:1:assam\n"));
+    for escape in ["../outside.md", "/etc/passwd", "~/x", "tea/../../x"] {
+        let err = rt
+            .dispatch("note_read", &json!({"path": escape}).to_string())
+            .unwrap_err();
+        assert_eq!(err.kind(), "path", "{escape}: {err}");
+    }
+    // A leading dash never becomes an option of grep.
+    let err = rt
+        .dispatch("notes_search", r#"{"text": "-f/etc/passwd"}"#)
+        .unwrap_err();
+    assert_eq!(err.kind(), "leading_dash");
 }

@@ -79,6 +79,9 @@ pub(crate) struct Prepared {
     pub cwd: Option<PathBuf>,
     /// Temp files.
     pub tempfiles: Vec<TempFile>,
+    /// Canonical `writePath` targets, whose missing parent directories are
+    /// created when the call runs (inside the sandbox, as chai does).
+    pub write_paths: Vec<PathBuf>,
     /// The call's arguments after the path pass (canonical paths), with the
     /// `absentDefault`s filled in: what the output pipeline reads.
     pub arguments: Map<String, Value>,
@@ -164,6 +167,7 @@ struct Preparer<'e, 'a> {
     spec: &'e ChaiExecution,
     env: &'e mut Env<'a>,
     args: Map<String, Value>,
+    write_paths: Vec<PathBuf>,
 }
 
 impl Preparer<'_, '_> {
@@ -292,6 +296,9 @@ impl Preparer<'_, '_> {
             }
             if m.kind == ArgKind::WorkingDir {
                 workdir = Some(canonical.clone());
+            }
+            if write {
+                self.write_paths.push(canonical.clone());
             }
             self.args.insert(
                 m.param.clone(),
@@ -553,6 +560,7 @@ pub(crate) fn prepare<'a>(
         spec,
         env,
         args: args.clone(),
+        write_paths: Vec::new(),
     };
     let cwd = if p.v05() { p.path_pass()? } else { None };
     p.deny(cwd.as_ref())?;
@@ -570,6 +578,7 @@ pub(crate) fn prepare<'a>(
         ArgvBuilder::new(&spec.binary, &subcommand).with_leading_dash(p.env.leading_dash.clone());
     let (stdin, tempfiles) = p.build(&mut b)?;
     let args_out = b.finish()?;
+    let write_paths = std::mem::take(&mut p.write_paths);
     let mut arguments = p.args;
     for m in &spec.args {
         if matches!(
@@ -589,6 +598,7 @@ pub(crate) fn prepare<'a>(
         stdin,
         cwd,
         tempfiles,
+        write_paths,
         arguments,
     })
 }
