@@ -345,3 +345,93 @@ echo "hello $1""#,
         "{stderr}"
     );
 }
+
+fn notes_skill() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fixtures/examples/notes-skill")
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn dry_run_prints_the_plan_and_runs_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let sandbox = root.to_str().unwrap();
+    let skill = notes_skill();
+    let args = r#"{"path": "new/note.md", "content": "hi"}"#;
+    let (code, plan, _) = toolsmith(&[
+        "run",
+        &skill,
+        "note_write",
+        args,
+        "--sandbox",
+        sandbox,
+        "--dry-run",
+    ]);
+    assert_eq!(code, 0, "{plan}");
+    assert_eq!(plan["status"], "planned");
+    assert_eq!(plan["tool"], "note_write");
+    let target = root.join("new/note.md");
+    assert_eq!(
+        plan["argv"],
+        serde_json::json!(["tee", target.to_str().unwrap()])
+    );
+    assert_eq!(plan["stdin"], "hi");
+    assert_eq!(plan["cwd"], sandbox);
+    assert!(
+        plan["program"].as_str().unwrap().ends_with("/tee"),
+        "{plan}"
+    );
+    // Nothing ran: no file, no directory.
+    assert!(!root.join("new").exists());
+    // The same call without --dry-run writes it.
+    let (code, outcome, _) = toolsmith(&["run", &skill, "note_write", args, "--sandbox", sandbox]);
+    assert_eq!(
+        (code, outcome["result"].as_str()),
+        (0, Some("hi")),
+        "{outcome}"
+    );
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "hi");
+    // Without a sandbox a path parameter is refused, naming the flag (exit 1, as `run`).
+    let (code, refusal, _) = toolsmith(&["run", &skill, "note_write", args, "--dry-run"]);
+    assert_eq!(code, 1);
+    assert_eq!(refusal["status"], "refused");
+    assert!(
+        refusal["error"].as_str().unwrap().contains("--sandbox"),
+        "{refusal}"
+    );
+    // Simulated output goes through the output pipeline.
+    let (code, plan, _) = toolsmith(&[
+        "run",
+        &skill,
+        "notes_search",
+        r#"{"text": "tea"}"#,
+        "--sandbox",
+        sandbox,
+        "--dry-run",
+        "--simulated-output",
+        "",
+        "--simulated-exit",
+        "1",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        plan["simulated"]["result"],
+        "\nhint: no note contains tea\n"
+    );
+    let (_, plan, _) = toolsmith(&[
+        "run",
+        &skill,
+        "notes_search",
+        r#"{"text": "tea"}"#,
+        "--sandbox",
+        sandbox,
+        "--dry-run",
+        "--simulated-output",
+        "boom",
+        "--simulated-exit",
+        "2",
+    ]);
+    assert_eq!(plan["simulated"]["success"], false);
+}
