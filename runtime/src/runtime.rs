@@ -712,14 +712,23 @@ impl Runtime {
                 prepared.tempfiles,
             )
         } else {
-            let program = self.invocation_program(&inv, entry)?;
+            // A program that is not on this machine is a problem of the plan,
+            // not a refusal: the plan can still be shown (`run_plan` refuses it).
+            let program = match self.invocation_program(&inv, entry) {
+                Ok(p) => Some(p),
+                Err(e @ Refusal::ProgramNotFound { .. }) => {
+                    problems.push(e.to_string());
+                    None
+                }
+                Err(e) => return Err(e),
+            };
             let mut argv = vec![inv.program.clone()];
             for (i, a) in inv.args.iter().enumerate() {
                 check_token(&format!("argv[{}]", i + 1), a)?;
             }
             argv.extend(inv.args.iter().cloned());
             hidden.json_contract = inv.stdin.is_some();
-            (Some(program), argv, inv.stdin.clone(), None, Vec::new())
+            (program, argv, inv.stdin.clone(), None, Vec::new())
         };
         let mut env = self.base_env();
         if let Some(name) = self.policy.set_env.keys().find(|k| is_denied_env(k)) {
