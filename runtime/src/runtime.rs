@@ -1085,13 +1085,16 @@ fn validate(entry: &Entry, arguments_json: &str) -> Result<Value, Refusal> {
             tool: tool.clone(),
             message: m.clone(),
         })?;
-    let violations: Vec<Violation> = validator
+    let mut violations: Vec<Violation> = validator
         .iter_errors(&args)
         .map(|e| Violation {
             pointer: e.instance_path().to_string(),
             message: e.to_string(),
         })
         .collect();
+    if matches!(entry.tool.execution, Execution::Chai(_)) {
+        violations.extend(undeclared(&entry.tool.parameters, &args));
+    }
     if !violations.is_empty() {
         return Err(CallError::InvalidArguments {
             tool: tool.clone(),
@@ -1100,6 +1103,26 @@ fn validate(entry: &Entry, arguments_json: &str) -> Result<Value, Refusal> {
         .into());
     }
     Ok(args)
+}
+
+/// chai refuses a top-level key that the schema's `properties` object does
+/// not declare, whatever `additionalProperties` says (dialects.md §2.1,
+/// v0.5 validation); without a `properties` object nothing is undeclared.
+fn undeclared(schema: &Value, args: &Value) -> Vec<Violation> {
+    let (Some(declared), Some(given)) = (
+        schema.get("properties").and_then(Value::as_object),
+        args.as_object(),
+    ) else {
+        return Vec::new();
+    };
+    given
+        .keys()
+        .filter(|k| !declared.contains_key(k.as_str()))
+        .map(|k| Violation {
+            pointer: format!("/{}", k.replace('~', "~0").replace('/', "~1")),
+            message: format!("undeclared parameter '{k}' (not in schema)"),
+        })
+        .collect()
 }
 
 fn not_object(tool: &str) -> Refusal {
@@ -1209,4 +1232,24 @@ fn write_private(path: &Path, content: &[u8]) -> std::io::Result<()> {
         .mode(0o600)
         .open(path)?;
     file.write_all(content)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn undeclared_keys_are_named_like_chai() {
+        let schema = json!({"type": "object", "properties": {"path": {"type": "string"}}});
+        let v = undeclared(&schema, &json!({"path": "a", "bogus": 1, "a/b": 2}));
+        let shown: Vec<String> = v.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            shown,
+            [
+                "at /bogus: undeclared parameter 'bogus' (not in schema)",
+                "at /a~1b: undeclared parameter 'a/b' (not in schema)"
+            ]
+        );
+        assert!(undeclared(&json!({"type": "object"}), &json!({"x": 1})).is_empty());
+    }
 }
