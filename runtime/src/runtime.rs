@@ -641,6 +641,9 @@ impl Runtime {
             let mut resolve = |param: &str, resolver: &ResolveCommand, args: Vec<String>| {
                 if run_resolvers {
                     self.run_resolver(&tool, param, resolver, args, &skill_dir, cancel)
+                } else if let Some(why) = self.resolver_refused(resolver) {
+                    // What running would give, without running anything.
+                    Err(why)
                 } else {
                     Ok(Some(format!(
                         "$({})",
@@ -902,6 +905,22 @@ impl Runtime {
         result
     }
 
+    /// Why the policy does not let `resolver` run (scripts not allowed, a
+    /// command not allowlisted), decided without running anything.
+    fn resolver_refused(&self, resolver: &ResolveCommand) -> Option<String> {
+        match resolver {
+            ResolveCommand::Script { .. } if !self.policy.allow_scripts => {
+                Some("scripts are not allowed".into())
+            }
+            ResolveCommand::Command {
+                binary, subcommand, ..
+            } if !self.policy.allows(binary, Some(subcommand)) => {
+                Some(format!("not allowlisted: {binary} {subcommand}"))
+            }
+            _ => None,
+        }
+    }
+
     /// One resolver: `Ok(Some(new))`, `Ok(None)` to keep the value, or `Err(why)`.
     fn resolve_one(
         &self,
@@ -910,11 +929,15 @@ impl Runtime {
         skill_dir: &Path,
         cancel: &CancelToken,
     ) -> (&'static str, Result<Option<String>, String>) {
+        if let Some(why) = self.resolver_refused(resolver) {
+            let mode = match resolver {
+                ResolveCommand::Script { .. } => "script",
+                ResolveCommand::Command { .. } => "command",
+            };
+            return (mode, Err(why));
+        }
         let (mode, program, argv) = match resolver {
             ResolveCommand::Script { script, .. } => {
-                if !self.policy.allow_scripts {
-                    return ("script", Err("scripts are not allowed".into()));
-                }
                 match script_path(skill_dir, script).and_then(|p| {
                     let sh = program::resolve("sh", &self.policy.path)?;
                     Ok((sh, p))
@@ -930,12 +953,6 @@ impl Runtime {
             ResolveCommand::Command {
                 binary, subcommand, ..
             } => {
-                if !self.policy.allows(binary, Some(subcommand)) {
-                    return (
-                        "command",
-                        Err(format!("not allowlisted: {binary} {subcommand}")),
-                    );
-                }
                 let program = match program::resolve(binary, &self.policy.path) {
                     Ok(p) => p,
                     Err(e) => return ("command", Err(e.to_string())),
