@@ -1124,8 +1124,12 @@ fn validate(entry: &Entry, arguments_json: &str) -> Result<Value, Refusal> {
 
 /// chai refuses a top-level key that the schema's `properties` object does
 /// not declare, whatever `additionalProperties` says (dialects.md §2.1,
-/// v0.5 validation); without a `properties` object nothing is undeclared.
+/// v0.5 validation); without a `properties` object nothing is undeclared,
+/// and with `additionalProperties: false` the schema already says so.
 fn undeclared(schema: &Value, args: &Value) -> Vec<Violation> {
+    if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
+        return Vec::new();
+    }
     let (Some(declared), Some(given)) = (
         schema.get("properties").and_then(Value::as_object),
         args.as_object(),
@@ -1268,5 +1272,7 @@ mod tests {
             ]
         );
         assert!(undeclared(&json!({"type": "object"}), &json!({"x": 1})).is_empty());
+        let closed = json!({"properties": {}, "additionalProperties": false});
+        assert!(undeclared(&closed, &json!({"x": 1})).is_empty());
     }
 }
