@@ -94,12 +94,14 @@ fn fixture() -> Fixture {
 /// The policy of a recording: chai v0.5 runs skill scripts whenever it
 /// has them; the legacy recording used chai's default `allowScripts: false`.
 fn policy(f: &Fixture, nix: bool, legacy: bool) -> Policy {
-    let mut p = Policy::default();
-    p.allow_scripts = !legacy;
-    p.sandbox = Sandbox::new([&f.root]).unwrap();
     let bin = if nix { &f.bin_nix } else { &f.bin };
-    p.path = format!("{}:{}", bin.display(), p.path);
-    p
+    let path = format!("{}:{}", bin.display(), Policy::default().path);
+    Policy {
+        allow_scripts: !legacy,
+        sandbox: Sandbox::new([&f.root]).unwrap(),
+        path,
+        ..Policy::default()
+    }
 }
 
 fn substitute(f: &Fixture, text: &str) -> String {
