@@ -7,9 +7,11 @@
 //!
 //! Resolvers are run through a callback, so a dry run can show them instead
 //! of running them. Where chai is unsafe (dialects.md §2.13) this is strict:
-//! each piece of a `split` value is checked, `unsafePath` needs the policy's
-//! consent, a temp file is private to the call, and a value the model wrote
-//! never starts an option.
+//! each piece of a `split` value is checked, a path parameter's value is
+//! checked before its resolver sees it, a parameter that only feeds resolver
+//! or `postProcess` arguments gets the path-like check, `unsafePath` needs
+//! the policy's consent, a temp file is private to the call, and a value the
+//! model wrote never starts an option.
 
 use super::ArgvError;
 use super::argv::{ArgvBuilder, LeadingDash, Origin, normalize_newlines};
