@@ -650,6 +650,9 @@ impl Runtime {
             let mut resolve = |param: &str, resolver: &ResolveCommand, args: Vec<String>| {
                 if run_resolvers {
                     self.run_resolver(&tool, param, resolver, args, &skill_dir, cancel)
+                } else if let Some(why) = self.resolver_refused(resolver) {
+                    // What running would give, without running anything.
+                    Err(why)
                 } else {
                     Ok(Some(format!(
                         "$({})",
@@ -921,6 +924,22 @@ impl Runtime {
         result
     }
 
+    /// Why the policy does not let `resolver` run (scripts not allowed, a
+    /// command not allowlisted), decided without running anything.
+    fn resolver_refused(&self, resolver: &ResolveCommand) -> Option<String> {
+        match resolver {
+            ResolveCommand::Script { .. } if !self.policy.allow_scripts => {
+                Some("scripts are not allowed".into())
+            }
+            ResolveCommand::Command {
+                binary, subcommand, ..
+            } if !self.policy.allows(binary, Some(subcommand)) => {
+                Some(format!("not allowlisted: {binary} {subcommand}"))
+            }
+            _ => None,
+        }
+    }
+
     /// One resolver: `Ok(Some(new))`, `Ok(None)` to keep the value, or `Err(why)`.
     fn resolve_one(
         &self,
@@ -929,11 +948,15 @@ impl Runtime {
         skill_dir: &Path,
         cancel: &CancelToken,
     ) -> (&'static str, Result<Option<String>, String>) {
+        if let Some(why) = self.resolver_refused(resolver) {
+            let mode = match resolver {
+                ResolveCommand::Script { .. } => "script",
+                ResolveCommand::Command { .. } => "command",
+            };
+            return (mode, Err(why));
+        }
         let (mode, program, argv) = match resolver {
             ResolveCommand::Script { script, .. } => {
-                if !self.policy.allow_scripts {
-                    return ("script", Err("scripts are not allowed".into()));
-                }
                 match script_path(skill_dir, script).and_then(|p| {
                     let sh = program::resolve("sh", &self.policy.path)?;
                     Ok((sh, p))
@@ -949,12 +972,6 @@ impl Runtime {
             ResolveCommand::Command {
                 binary, subcommand, ..
             } => {
-                if !self.policy.allows(binary, Some(subcommand)) {
-                    return (
-                        "command",
-                        Err(format!("not allowlisted: {binary} {subcommand}")),
-                    );
-                }
                 let program = match program::resolve(binary, &self.policy.path) {
                     Ok(p) => p,
                     Err(e) => return ("command", Err(e.to_string())),
@@ -1104,13 +1121,16 @@ fn validate(entry: &Entry, arguments_json: &str) -> Result<Value, Refusal> {
             tool: tool.clone(),
             message: m.clone(),
         })?;
-    let violations: Vec<Violation> = validator
+    let mut violations: Vec<Violation> = validator
         .iter_errors(&args)
         .map(|e| Violation {
             pointer: e.instance_path().to_string(),
             message: e.to_string(),
         })
         .collect();
+    if matches!(entry.tool.execution, Execution::Chai(_)) {
+        violations.extend(undeclared(&entry.tool.parameters, &args));
+    }
     if !violations.is_empty() {
         return Err(CallError::InvalidArguments {
             tool: tool.clone(),
@@ -1119,6 +1139,30 @@ fn validate(entry: &Entry, arguments_json: &str) -> Result<Value, Refusal> {
         .into());
     }
     Ok(args)
+}
+
+/// chai refuses a top-level key that the schema's `properties` object does
+/// not declare, whatever `additionalProperties` says (dialects.md §2.1,
+/// v0.5 validation); without a `properties` object nothing is undeclared,
+/// and with `additionalProperties: false` the schema already says so.
+fn undeclared(schema: &Value, args: &Value) -> Vec<Violation> {
+    if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
+        return Vec::new();
+    }
+    let (Some(declared), Some(given)) = (
+        schema.get("properties").and_then(Value::as_object),
+        args.as_object(),
+    ) else {
+        return Vec::new();
+    };
+    given
+        .keys()
+        .filter(|k| !declared.contains_key(k.as_str()))
+        .map(|k| Violation {
+            pointer: format!("/{}", k.replace('~', "~0").replace('/', "~1")),
+            message: format!("undeclared parameter '{k}' (not in schema)"),
+        })
+        .collect()
 }
 
 fn not_object(tool: &str) -> Refusal {
@@ -1228,4 +1272,26 @@ fn write_private(path: &Path, content: &[u8]) -> std::io::Result<()> {
         .mode(0o600)
         .open(path)?;
     file.write_all(content)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn undeclared_keys_are_named_like_chai() {
+        let schema = json!({"type": "object", "properties": {"path": {"type": "string"}}});
+        let v = undeclared(&schema, &json!({"path": "a", "bogus": 1, "a/b": 2}));
+        let shown: Vec<String> = v.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            shown,
+            [
+                "at /bogus: undeclared parameter 'bogus' (not in schema)",
+                "at /a~1b: undeclared parameter 'a/b' (not in schema)"
+            ]
+        );
+        assert!(undeclared(&json!({"type": "object"}), &json!({"x": 1})).is_empty());
+        let closed = json!({"properties": {}, "additionalProperties": false});
+        assert!(undeclared(&closed, &json!({"x": 1})).is_empty());
+    }
 }

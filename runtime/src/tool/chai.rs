@@ -7,9 +7,11 @@
 //!
 //! Resolvers are run through a callback, so a dry run can show them instead
 //! of running them. Where chai is unsafe (dialects.md §2.13) this is strict:
-//! each piece of a `split` value is checked, `unsafePath` needs the policy's
-//! consent, a temp file is private to the call, and a value the model wrote
-//! never starts an option.
+//! each piece of a `split` value is checked, a path parameter's value is
+//! checked before its resolver sees it, a parameter that only feeds resolver
+//! or `postProcess` arguments gets the path-like check, `unsafePath` needs
+//! the policy's consent, a temp file is private to the call, and a value the
+//! model wrote never starts an option.
 
 use super::ArgvError;
 use super::argv::{ArgvBuilder, LeadingDash, Origin, normalize_newlines};
@@ -276,6 +278,14 @@ impl Preparer<'_, '_> {
                 }
                 None => continue,
             };
+            // The value as given is a path too: a resolver never receives
+            // one that escapes the sandbox (chai leaves that to the resolver).
+            if m.resolve_command.is_some() && !value.is_empty() {
+                self.env
+                    .sandbox
+                    .resolve(&m.param, &value, write)
+                    .map_err(Refusal::from)?;
+            }
             let value = self.resolve(m, value)?;
             if value.is_empty() && write {
                 if given(&self.args, &m.param).is_some() {
@@ -304,6 +314,16 @@ impl Preparer<'_, '_> {
                 m.param.clone(),
                 Value::String(canonical.to_string_lossy().into_owned()),
             );
+        }
+        // A parameter that no mapping turns into argv only feeds resolver
+        // or `postProcess` arguments: chai never checks it (dialects.md
+        // §2.13); here it gets V8 like any other non-path value.
+        for (name, value) in &self.args {
+            if let Value::String(s) = value
+                && !self.spec.args.iter().any(|m| m.param == *name)
+            {
+                path_like(name, s).map_err(Refusal::from)?;
+            }
         }
         Ok(workdir
             .or(first_root)
@@ -1002,6 +1022,35 @@ mod tests {
         raw.unsafe_path = true;
         let e = v05(vec![raw]);
         assert!(build(&e, json!({"p": "/etc"}), &LeadingDash::Refuse).is_err());
+    }
+
+    #[test]
+    fn resolver_input_and_unmapped_values_are_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let sandbox = Sandbox::new([dir.path()]).unwrap();
+        let mut repo = mapping("repo", ArgKind::WorkingDir);
+        repo.optional = true;
+        repo.resolve_command = Some(ResolveCommand::Command {
+            binary: "chai".into(),
+            subcommand: "resolve repo-path".into(),
+            args: vec!["--path".into(), "$param".into()],
+        });
+        let e = v05(vec![repo]);
+        let call = |v: Value| run(&e, v, &LeadingDash::Refuse, &sandbox, Some("."));
+        assert!(call(json!({"repo": "."})).is_ok());
+        // The resolver would not see these: the value as given escapes.
+        for escape in ["../outside", "/etc", ".git", "~"] {
+            assert!(
+                matches!(call(json!({"repo": escape})), Err(Refusal::Path(_))),
+                "{escape}"
+            );
+        }
+        // `scope` feeds only a resolver or postProcess: V8 applies to it.
+        assert!(matches!(
+            call(json!({"scope": "../../.."})),
+            Err(Refusal::Path(_))
+        ));
+        assert!(call(json!({"scope": "notes"})).is_ok());
     }
 
     #[test]
