@@ -373,7 +373,12 @@ fn sandbox_escapes_are_refused_before_any_process_starts() {
     std::fs::create_dir(f.root.join("sub")).unwrap();
     symlink(&outside, f.root.join("out")).unwrap();
     let outside_marker = outside.join("marker");
-    let escapes: [(String, PathBuf); 6] = [
+    // A dangling symlink inside the root: `touch` would create its target.
+    let dangling_target = outside.join("via-dangling");
+    symlink(&dangling_target, f.root.join("dangling")).unwrap();
+    let escapes: [(String, PathBuf); 8] = [
+        ("dangling".into(), dangling_target.clone()),
+        ("sub/../dangling".into(), dangling_target.clone()),
         ("../marker".into(), f.base.join("marker")),
         ("sub/../../marker".into(), f.base.join("marker")),
         (
