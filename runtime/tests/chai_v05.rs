@@ -484,3 +484,24 @@ fn split_positional_pieces_and_leading_dashes() {
     );
     assert_eq!(f.started(), 1);
 }
+
+#[test]
+fn a_value_equal_to_a_tempfile_placeholder_stays_a_value() {
+    let f = load(
+        &[(
+            "both",
+            params(&[("text", "string"), ("body", "string")], &["text", "body"]),
+        )],
+        json!({"printf": [""]}),
+        json!([{"tool": "both", "binary": "printf", "subcommand": "",
+                "args": [{"param": "", "kind": "literal", "value": "<%s>"},
+                         {"param": "text", "kind": "positional"},
+                         {"param": "body", "kind": "tempfile", "flag": "x"}]}]),
+    );
+    let out = f
+        .ok("both", json!({"text": "$TEMPFILE{body}", "body": "b"}))
+        .stdout;
+    let (head, tail) = out.split_once("><-x><").expect(&out);
+    assert_eq!(head, "<$TEMPFILE{body}");
+    assert!(tail.starts_with('/') && tail.ends_with("/body>"), "{out}");
+}
