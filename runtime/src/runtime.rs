@@ -336,12 +336,15 @@ impl Runtime {
                 .prefix("toolsmith-")
                 .tempdir()
                 .map_err(|e| spawn_error(&program, &e))?;
+            // Placeholders are the last tokens (flag, path per file): a
+            // value the model wrote never becomes a temp file's path.
+            let tail = args.len().saturating_sub(2 * plan.tempfiles.len());
             for t in &plan.tempfiles {
                 let path = dir.path().join(sanitize(&t.param));
                 write_private(&path, &t.content).map_err(|e| spawn_error(&program, &e))?;
                 let placeholder = t.placeholder();
                 let real = path.to_string_lossy().into_owned();
-                for a in args.iter_mut().filter(|a| **a == placeholder) {
+                for a in args[tail..].iter_mut().filter(|a| **a == placeholder) {
                     a.clone_from(&real);
                 }
             }

@@ -136,6 +136,11 @@ fn canonicalize_lenient(path: &Path) -> Option<PathBuf> {
     let mut existing = path.to_path_buf();
     let mut rest: Vec<std::ffi::OsString> = Vec::new();
     loop {
+        // Present but not canonical: a dangling or looping symlink (a
+        // writer would create its target, outside the sandbox).
+        if existing.symlink_metadata().is_ok() {
+            return None;
+        }
         let name = existing.file_name()?.to_os_string();
         rest.push(name);
         if !existing.pop() {
