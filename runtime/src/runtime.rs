@@ -14,7 +14,7 @@ use crate::refusal::Refusal;
 use crate::risk::RiskPolicy;
 use crate::tool::argv::check_token;
 use crate::tool::chai;
-use crate::tool::{Call, CallError, ChaiCall, Invocation, Tool, Violation};
+use crate::tool::{ArgvError, Call, CallError, ChaiCall, Invocation, Tool, Violation};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -706,7 +706,8 @@ impl Runtime {
                 post_process: spec
                     .post_process
                     .as_ref()
-                    .map(|p| self.plan_post_process(p, &spec.skill_dir, &prepared.arguments)),
+                    .map(|p| self.plan_post_process(p, &spec.skill_dir, &prepared.arguments))
+                    .transpose()?,
                 side_read: spec.side_read.clone(),
                 arguments: prepared.arguments,
             };
@@ -814,7 +815,7 @@ impl Runtime {
         post: &model::PostProcess,
         skill_dir: &Path,
         args: &serde_json::Map<String, Value>,
-    ) -> PostProcessPlan {
+    ) -> Result<PostProcessPlan, Refusal> {
         let (program, mut argv) = match &post.command {
             ResolveCommand::Script { script, .. } => (
                 script_path(skill_dir, script)
@@ -844,12 +845,27 @@ impl Runtime {
         if let Some(script) = script.filter(|s| !s.as_os_str().is_empty()) {
             argv.insert(0, script.to_string_lossy().into_owned());
         }
-        argv.extend(output::post_process_args(written, args));
-        PostProcessPlan {
+        // A call value in a post-processor argument is the model's: it must
+        // not become an option of the post-processor (chai does not check it).
+        let values = output::post_process_args(written, args);
+        for (w, v) in written.iter().zip(&values) {
+            if let Some(param) = w.strip_prefix('$') {
+                check_token(param, v)?;
+                if v.starts_with('-') {
+                    return Err(ArgvError::LeadingDash {
+                        param: param.to_owned(),
+                        value: v.clone(),
+                    }
+                    .into());
+                }
+            }
+        }
+        argv.extend(values);
+        Ok(PostProcessPlan {
             program,
             argv,
             empty_is_result: post.empty_is_result,
-        }
+        })
     }
 
     /// The program of an agentcli / describe invocation: the one checked at

@@ -267,6 +267,23 @@ fn failing_post_process_keeps_the_original_output() {
 }
 
 #[test]
+fn a_call_value_never_becomes_an_option_of_the_post_processor() {
+    // `$text` feeds only sed's arguments: `-f/etc/passwd` would be a sed option.
+    let f = load(
+        &[("say", params(&[("text", "string")], &["text"]))],
+        json!({"printf": [""], "sed": ["-e"]}),
+        json!([{"tool": "say", "binary": "printf", "subcommand": "",
+                "args": [{"param": "", "kind": "literal", "value": "aaa"}],
+                "postProcess": {"binary": "sed", "subcommand": "-e", "args": ["s/a/b/", "$text"]}}]),
+    );
+    let err = f.call("say", json!({"text": "-f/etc/passwd"})).unwrap_err();
+    assert_eq!(err.kind(), "leading_dash", "{err}");
+    assert_eq!(f.started(), 0);
+    // A plain value is passed to sed as a script-file operand, not an option.
+    assert!(f.call("say", json!({"text": "x"})).is_ok());
+}
+
+#[test]
 fn empty_post_process_output_is_the_result_only_with_empty_is_result() {
     let f = printf_with_post(
         json!({"binary": "sed", "subcommand": "d", "args": [], "emptyIsResult": true}),

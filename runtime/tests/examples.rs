@@ -123,8 +123,10 @@ fn compose_system_on_the_shellclaw_example_agent() {
 #[test]
 fn notes_skill_runs_in_its_sandbox() {
     let notes = tempfile::tempdir().unwrap();
-    let mut policy = Policy::default();
-    policy.sandbox = toolsmith::Sandbox::new([notes.path()]).unwrap();
+    let policy = Policy {
+        sandbox: toolsmith::Sandbox::new([notes.path()]).unwrap(),
+        ..Policy::default()
+    };
     let rt = Runtime::load(&examples().join("notes-skill"), policy).unwrap();
     let write = |path: &str, content: &str| {
         rt.dispatch(

@@ -44,9 +44,11 @@ fn plans_match_the_snapshot() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
     std::fs::create_dir(root.join("work")).unwrap();
-    let mut policy = Policy::default();
-    policy.sandbox = Sandbox::new([&root]).unwrap();
-    policy.redact = vec!["s3cret".into()];
+    let policy = Policy {
+        sandbox: Sandbox::new([&root]).unwrap(),
+        redact: vec!["s3cret".into()],
+        ..Policy::default()
+    };
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
     let examples = repo().join("fixtures/examples");
     // SAFETY: this test binary sets the variable before any thread reads the environment.
@@ -136,8 +138,10 @@ fn run_plan_of_plan_is_run_call() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("tea")).unwrap();
     std::fs::write(dir.path().join("tea/green.md"), "sencha\nmatcha\n").unwrap();
-    let mut policy = Policy::default();
-    policy.sandbox = Sandbox::new([dir.path()]).unwrap();
+    let policy = Policy {
+        sandbox: Sandbox::new([dir.path()]).unwrap(),
+        ..Policy::default()
+    };
     let rt = Runtime::load(&repo().join("fixtures/examples/notes-skill"), policy).unwrap();
     let calls = [
         ("note_read", json!({"path": "tea/green.md"})),
