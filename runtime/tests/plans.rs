@@ -132,36 +132,63 @@ fn plans_match_the_snapshot() {
     );
 }
 
-/// `run_plan(plan(call))` and `run_call(call)` give the same outcome: one road.
+/// `run_plan(plan(call))` and `dispatch(call)` give the same outcome, for
+/// calls generated from a set of values (spaces, quotes, unicode, `=`,
+/// empty, leading dashes, escapes) over every tool of the example skill: one road.
 #[test]
-fn run_plan_of_plan_is_run_call() {
+fn run_plan_of_plan_is_dispatch_for_generated_calls() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("tea")).unwrap();
-    std::fs::write(dir.path().join("tea/green.md"), "sencha\nmatcha\n").unwrap();
+    std::fs::write(dir.path().join("tea/green.md"), "sencha\nmatcha\ncafé ✓\n").unwrap();
     let policy = Policy {
         sandbox: Sandbox::new([dir.path()]).unwrap(),
         ..Policy::default()
     };
     let rt = Runtime::load(&repo().join("fixtures/examples/notes-skill"), policy).unwrap();
-    let calls = [
-        ("note_read", json!({"path": "tea/green.md"})),
-        ("note_read", json!({"path": "tea/green.md", "lines": 1})),
-        ("notes_list", json!({"folder": "tea"})),
-        ("notes_list", json!({})),
-        ("notes_search", json!({"text": "matcha"})),
-        ("notes_search", json!({"text": "nothing here"})),
+    let texts = [
+        "matcha",
+        "a b",
+        "it's \"q\"",
+        "café ✓",
+        "a=b",
+        "",
+        "-e",
+        "tea/../..",
+        "/etc",
     ];
+    let mut calls: Vec<(&str, Value)> = Vec::new();
+    for t in texts {
+        calls.push(("notes_search", json!({"text": t})));
+        calls.push(("notes_list", json!({"folder": t})));
+        calls.push(("note_read", json!({"path": t})));
+        for lines in [1, 2] {
+            calls.push((
+                "note_read",
+                json!({"path": format!("tea/{t}"), "lines": lines}),
+            ));
+        }
+    }
+    calls.push(("notes_list", json!({})));
+    calls.push(("note_read", json!({"path": "tea/green.md", "lines": 2})));
+    let mut ran = 0;
     for (tool, args) in calls {
         let args = args.to_string();
         let planned = rt
             .plan_dispatch(tool, &args, true)
-            .and_then(|plan| rt.run_plan(plan))
-            .unwrap();
-        let direct = rt.dispatch(tool, &args).unwrap();
-        assert_eq!(
-            (planned.status, &planned.stdout, planned.for_model()),
-            (direct.status, &direct.stdout, direct.for_model()),
-            "{tool} {args}"
-        );
+            .and_then(|plan| rt.run_plan(plan));
+        let direct = rt.dispatch(tool, &args);
+        match (planned, direct) {
+            (Ok(p), Ok(d)) => {
+                ran += 1;
+                assert_eq!(
+                    (p.status, &p.stdout, &p.stderr, p.for_model()),
+                    (d.status, &d.stdout, &d.stderr, d.for_model()),
+                    "{tool} {args}"
+                );
+            }
+            (Err(p), Err(d)) => assert_eq!(p.to_string(), d.to_string(), "{tool} {args}"),
+            (p, d) => panic!("{tool} {args}: plan+run gave {p:?}, dispatch gave {d:?}"),
+        }
     }
+    assert!(ran > 10, "only {ran} calls ran");
 }
