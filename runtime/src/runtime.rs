@@ -14,7 +14,7 @@ use crate::refusal::Refusal;
 use crate::risk::RiskPolicy;
 use crate::tool::argv::check_token;
 use crate::tool::chai;
-use crate::tool::{ArgvError, Call, CallError, ChaiCall, Invocation, Tool, Violation};
+use crate::tool::{ArgvError, Call, CallError, Invocation, Tool, Violation};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -597,11 +597,7 @@ impl Runtime {
         match &entry.tool.execution {
             Execution::Chai(specs) => {
                 let arguments = args.as_object().cloned().ok_or_else(|| not_object(name))?;
-                inv.program = specs.first().map(|s| s.binary.clone()).unwrap_or_default();
-                inv.chai = Some(ChaiCall {
-                    specs: specs.clone(),
-                    arguments,
-                });
+                inv = Invocation::chai(name, specs.clone(), arguments);
             }
             Execution::Command(c) => {
                 inv.program = c.command.first().cloned().unwrap_or_default();

@@ -87,6 +87,26 @@ pub struct Invocation {
 }
 
 impl Invocation {
+    /// The invocation of a chai call: the runtime builds the command from
+    /// the specs and the arguments.
+    pub fn chai(
+        tool: &str,
+        specs: Vec<toolsmith_manifest::model::ChaiExecution>,
+        arguments: serde_json::Map<String, serde_json::Value>,
+    ) -> Self {
+        Invocation {
+            tool: tool.to_owned(),
+            program: specs.first().map(|s| s.binary.clone()).unwrap_or_default(),
+            args: Vec::new(),
+            stdin: None,
+            env_passthrough: Vec::new(),
+            timeout: None,
+            resolve: Vec::new(),
+            subcommand: None,
+            chai: Some(ChaiCall { specs, arguments }),
+        }
+    }
+
     /// `[program, args…]`.
     pub fn argv(&self) -> Vec<String> {
         let mut argv = Vec::with_capacity(self.args.len() + 1);

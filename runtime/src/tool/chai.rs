@@ -664,20 +664,7 @@ pub fn chai_invocation<T: serde::Serialize + ?Sized>(
             });
         }
     };
-    Ok(super::Invocation {
-        tool: tool.to_owned(),
-        program: specs.first().map(|s| s.binary.clone()).unwrap_or_default(),
-        args: Vec::new(),
-        stdin: None,
-        env_passthrough: Vec::new(),
-        timeout: None,
-        resolve: Vec::new(),
-        subcommand: None,
-        chai: Some(super::ChaiCall {
-            specs: specs.to_vec(),
-            arguments,
-        }),
-    })
+    Ok(super::Invocation::chai(tool, specs.to_vec(), arguments))
 }
 
 /// The command a chai invocation would run, without a policy (no allowlist,
