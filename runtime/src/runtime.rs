@@ -583,17 +583,7 @@ impl Runtime {
             .get(name)
             .ok_or_else(|| CallError::UnknownTool(name.to_string()))?;
         let args = validate(entry, arguments_json)?;
-        let mut inv = Invocation {
-            tool: name.to_string(),
-            program: String::new(),
-            args: Vec::new(),
-            stdin: None,
-            env_passthrough: Vec::new(),
-            timeout: None,
-            resolve: Vec::new(),
-            subcommand: None,
-            chai: None,
-        };
+        let mut inv = Invocation::new(name, "", Vec::new());
         match &entry.tool.execution {
             Execution::Chai(specs) => {
                 let arguments = args.as_object().cloned().ok_or_else(|| not_object(name))?;

@@ -87,6 +87,21 @@ pub struct Invocation {
 }
 
 impl Invocation {
+    /// `program args…` for tool `tool`: no stdin, no passthrough, no timeout.
+    pub fn new(tool: &str, program: &str, args: Vec<String>) -> Self {
+        Invocation {
+            tool: tool.to_owned(),
+            program: program.to_owned(),
+            args,
+            stdin: None,
+            env_passthrough: Vec::new(),
+            timeout: None,
+            resolve: Vec::new(),
+            subcommand: None,
+            chai: None,
+        }
+    }
+
     /// The invocation of a chai call: the runtime builds the command from
     /// the specs and the arguments.
     pub fn chai(
@@ -94,16 +109,10 @@ impl Invocation {
         specs: Vec<toolsmith_manifest::model::ChaiExecution>,
         arguments: serde_json::Map<String, serde_json::Value>,
     ) -> Self {
+        let program = specs.first().map(|s| s.binary.clone()).unwrap_or_default();
         Invocation {
-            tool: tool.to_owned(),
-            program: specs.first().map(|s| s.binary.clone()).unwrap_or_default(),
-            args: Vec::new(),
-            stdin: None,
-            env_passthrough: Vec::new(),
-            timeout: None,
-            resolve: Vec::new(),
-            subcommand: None,
             chai: Some(ChaiCall { specs, arguments }),
+            ..Invocation::new(tool, &program, Vec::new())
         }
     }
 

@@ -539,16 +539,12 @@ pub fn command_invocation<T: Serialize + ?Sized>(
     env_passthrough: &[&str],
     timeout_sec: Option<u64>,
 ) -> Result<Invocation, ArgvError> {
+    let args = args.iter().map(|a| (*a).to_owned()).collect();
     Ok(Invocation {
-        tool: tool.to_owned(),
-        program: program.to_owned(),
-        args: args.iter().map(|a| (*a).to_owned()).collect(),
         stdin: Some(to_json(value)?.into_bytes()),
         env_passthrough: env_passthrough.iter().map(|e| (*e).to_owned()).collect(),
         timeout: timeout_sec.map(Duration::from_secs),
-        resolve: Vec::new(),
-        subcommand: None,
-        chai: None,
+        ..Invocation::new(tool, program, args)
     })
 }
 
@@ -560,17 +556,7 @@ pub fn describe_invocation<T: Serialize + ?Sized>(
 ) -> Result<Invocation, ArgvError> {
     let json = to_json(value)?;
     check_token("arguments", &json)?;
-    Ok(Invocation {
-        tool: tool.to_owned(),
-        program: program.to_owned(),
-        args: vec![json],
-        stdin: None,
-        env_passthrough: Vec::new(),
-        timeout: None,
-        resolve: Vec::new(),
-        subcommand: None,
-        chai: None,
-    })
+    Ok(Invocation::new(tool, program, vec![json]))
 }
 
 #[cfg(test)]
