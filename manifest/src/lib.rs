@@ -24,13 +24,12 @@ pub mod frontmatter;
 pub mod input;
 pub mod json;
 pub mod lint;
-pub mod model;
 pub mod rules;
 pub mod schema;
-pub mod source;
 pub mod suggest;
-pub mod tree;
 pub mod yaml;
+
+pub use toolsmith_model::{model, source, tree};
 
 pub use diagnostic::{Diagnostic, Diagnostics, Finding, Severity};
 pub use document::Document;
