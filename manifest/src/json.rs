@@ -12,6 +12,10 @@ use crate::source::Span;
 use crate::tree::{Kind, Member, Node, child_pointer, index_pointer};
 use jsonc_parser::ast;
 use jsonc_parser::errors::ParseErrorKind;
+use std::collections::HashSet;
+
+/// Objects with more members than this check duplicate keys with a hash set.
+const SMALL_OBJECT: usize = 8;
 
 pub static SYNTAX: Rule = Rule::error("json/syntax", "json", "the file is not valid JSON");
 pub static DUPLICATE_KEY: Rule = Rule::error(
@@ -251,6 +255,10 @@ impl Converter<'_> {
             }
             ast::Value::Object(o) => {
                 let mut members: Vec<Member> = Vec::with_capacity(o.properties.len());
+                // Small objects are scanned; larger ones keep a set of their keys,
+                // so that checking for duplicates stays linear.
+                let mut keys = (o.properties.len() > SMALL_OBJECT)
+                    .then(|| HashSet::with_capacity(o.properties.len()));
                 for prop in &o.properties {
                     let (key, key_range) = match &prop.name {
                         ast::ObjectPropName::String(s) => (s.value.to_string(), s.range),
@@ -258,7 +266,11 @@ impl Converter<'_> {
                     };
                     let key_span = self.span(key_range);
                     let child = child_pointer(&pointer, &key);
-                    if members.iter().any(|m| m.key == key) {
+                    let duplicate = match keys.as_mut() {
+                        Some(keys) => !keys.insert(key.clone()),
+                        None => members.iter().any(|m| m.key == key),
+                    };
+                    if duplicate {
                         self.findings.push(
                             Finding::new(
                                 &DUPLICATE_KEY,

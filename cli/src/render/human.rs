@@ -78,30 +78,48 @@ fn count(n: usize, noun: &str) -> String {
 }
 
 /// The annotated excerpt of `d`, when its lines can be shown.
+///
+/// A line longer than [`LONG_LINE`] bytes is cut to a window of about
+/// [`CONTEXT`] characters either side of the range (at most [`WINDOW`]
+/// characters of the range itself), marked with `…` where text was left out,
+/// so that an excerpt costs the same on a 4 MB line as on a short one.
 fn excerpt<'a>(d: &'a Diagnostic, source: &Source) -> Option<Group<'a>> {
     let first = d.start.line;
     let mut last = d.end.line.max(first);
     if last - first >= MAX_EXCERPT_LINES || last > source.line_count() {
         last = first;
     }
-    let lines: Vec<String> = (first..=last)
-        .map(|n| printable(source.line_text(n)))
-        .collect();
+    let text = source.text();
+    let mut lines: Vec<String> = Vec::with_capacity(last - first + 1);
+    let (mut start, mut end) = (0, 0);
+    let mut before = 0;
+    for n in first..=last {
+        let line_start = source.line_start(n);
+        let line_end = line_start + source.line_text(n).len();
+        let from = if n == first {
+            floor_boundary(text, d.span.start.clamp(line_start, line_end))
+        } else {
+            line_start
+        };
+        let to = if n == last && last == d.end.line {
+            floor_boundary(text, d.span.end.clamp(from, line_end))
+        } else {
+            line_end
+        };
+        let window = Window::around(text, line_start, line_end, from, to);
+        let shown = window.render(text);
+        if n == first {
+            start = before + byte_at(&shown, window.column_of(text, from));
+        }
+        if n == last {
+            end = before + byte_at(&shown, window.column_of(text, to.min(window.end)));
+        }
+        before += shown.len() + 1;
+        lines.push(shown);
+    }
     if lines.iter().all(|l| l.trim().is_empty()) {
         return None;
     }
-    let start = byte_at(&lines[0], d.start.column);
-    let end_line = &lines[lines.len() - 1];
-    let end_in_line = if last == d.end.line {
-        byte_at(end_line, d.end.column)
-    } else {
-        end_line.len()
-    };
-    let end = lines[..lines.len() - 1]
-        .iter()
-        .map(|l| l.len() + 1)
-        .sum::<usize>()
-        + end_in_line;
     let text = lines.join("\n");
     let level = match d.severity {
         Severity::Error => Level::ERROR,
@@ -127,6 +145,85 @@ fn excerpt<'a>(d: &'a Diagnostic, source: &Source) -> Option<Group<'a>> {
     Some(group)
 }
 
+/// Lines longer than this many bytes are shown as a window around the range.
+const LONG_LINE: usize = 240;
+/// Characters of context shown before and after the range on a long line.
+const CONTEXT: usize = 60;
+/// Characters of the range itself shown on a long line.
+const WINDOW: usize = 120;
+/// Marks text left out of a long line.
+const ELLIPSIS: char = '…';
+
+/// The part of one line that is shown: bytes `start..end` of the text.
+struct Window {
+    start: usize,
+    end: usize,
+    cut_before: bool,
+    cut_after: bool,
+}
+
+impl Window {
+    /// The whole line when it is short; else about [`CONTEXT`] characters
+    /// either side of `from..to`, and at most [`WINDOW`] characters of it.
+    /// Reads only the bytes it shows (and a few around them).
+    fn around(text: &str, line_start: usize, line_end: usize, from: usize, to: usize) -> Window {
+        if line_end - line_start <= LONG_LINE {
+            return Window {
+                start: line_start,
+                end: line_end,
+                cut_before: false,
+                cut_after: false,
+            };
+        }
+        let start = text[line_start..from]
+            .char_indices()
+            .rev()
+            .nth(CONTEXT.saturating_sub(1))
+            .map_or(line_start, |(i, _)| line_start + i);
+        let limit = text[from..to]
+            .char_indices()
+            .nth(WINDOW)
+            .map_or(to, |(i, _)| from + i);
+        let end = text[limit..line_end]
+            .char_indices()
+            .nth(CONTEXT)
+            .map_or(line_end, |(i, _)| limit + i);
+        Window {
+            start,
+            end,
+            cut_before: start > line_start,
+            cut_after: end < line_end,
+        }
+    }
+
+    /// The shown text, made printable, with `…` where the line was cut.
+    fn render(&self, text: &str) -> String {
+        let mut shown = String::new();
+        if self.cut_before {
+            shown.push(ELLIPSIS);
+        }
+        shown.push_str(&printable(&text[self.start..self.end]));
+        if self.cut_after {
+            shown.push(ELLIPSIS);
+        }
+        shown
+    }
+
+    /// The 1-based column in the shown text of byte `at` (inside the window).
+    fn column_of(&self, text: &str, at: usize) -> usize {
+        let at = at.clamp(self.start, self.end);
+        text[self.start..at].chars().count() + 1 + usize::from(self.cut_before)
+    }
+}
+
+/// `at`, moved back to a character boundary of `text`.
+fn floor_boundary(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
 /// Byte offset of 1-based character column `column` in `line` (clamped).
 fn byte_at(line: &str, column: usize) -> usize {
     line.char_indices()
@@ -146,4 +243,49 @@ fn printable(line: &str) -> String {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use toolsmith_manifest::Finding;
+    use toolsmith_manifest::json::DUPLICATE_KEY;
+    use toolsmith_manifest::source::Span;
+
+    #[test]
+    fn a_long_line_is_shown_as_a_window_around_the_range() {
+        let text = format!("{{\"a\":\"{}\",\"é\":1,\"é\":1}}", "y".repeat(1_000_000));
+        let at = text.rfind("\"é\"").unwrap();
+        let source = Arc::new(Source::new("t.json", text.as_str()));
+        let d = Finding::new(
+            &DUPLICATE_KEY,
+            Span::new(at, at + 4),
+            "/é",
+            "duplicate key `é`",
+        )
+        .locate_shared(&source);
+        let out = render(&Diagnostics(vec![d]), 1, false);
+        let excerpt = out.lines().nth(2).unwrap();
+        assert!(excerpt.starts_with("1 | …yyy"), "{excerpt}");
+        assert!(excerpt.ends_with(",\"é\":1}"), "{excerpt}");
+        assert!(excerpt.chars().count() < 2 * CONTEXT + 20, "{excerpt}");
+        let caret = out.lines().nth(3).unwrap();
+        let column = caret.find('^').unwrap();
+        let under: String = excerpt.chars().skip(column).take(3).collect();
+        assert_eq!(under, "\"é\"", "{out}");
+    }
+
+    #[test]
+    fn a_long_range_shows_its_start() {
+        let text = format!("[\"{}\"]", "z".repeat(10_000));
+        let source = Arc::new(Source::new("t.json", text.as_str()));
+        let d = Finding::new(&DUPLICATE_KEY, Span::new(1, text.len() - 1), "/0", "long")
+            .locate_shared(&source);
+        let out = render(&Diagnostics(vec![d]), 1, false);
+        let excerpt = out.lines().nth(2).unwrap();
+        assert!(excerpt.starts_with("1 | [\"zzz"), "{excerpt}");
+        assert!(excerpt.ends_with('…'), "{excerpt}");
+        assert!(excerpt.chars().count() < WINDOW + CONTEXT + 10, "{excerpt}");
+    }
 }

@@ -456,7 +456,7 @@ impl<'a> Checker<'a> {
                 timeout = literal.and_then(go::parse_int).map(|t| (t, &m.value));
             }
         }
-        let errors_before = self.error_count();
+        let findings_before = self.findings.len();
 
         // The reference rules, in order.
         let anchor = name_f.value().unwrap_or(node);
@@ -552,7 +552,12 @@ impl<'a> Checker<'a> {
             ));
         }
 
-        if self.error_count() > errors_before || name.is_empty() || !name_ok {
+        if self.findings[findings_before..]
+            .iter()
+            .any(|f| f.severity == Severity::Error)
+            || name.is_empty()
+            || !name_ok
+        {
             return None;
         }
         let parameters = match schema_f.value() {
@@ -572,13 +577,6 @@ impl<'a> Checker<'a> {
                 env_passthrough,
             }),
         })
-    }
-
-    fn error_count(&self) -> usize {
-        self.findings
-            .iter()
-            .filter(|f| f.severity == Severity::Error)
-            .count()
     }
 
     /// Rules 4a/4b and toolsmith's deny list; returns the normalized names.
