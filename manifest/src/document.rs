@@ -1,5 +1,6 @@
 //! A manifest file read from disk: its text, its tree and its findings so far.
 
+use crate::cap;
 use crate::diagnostic::{Diagnostic, Finding};
 use crate::input;
 use crate::json;
@@ -97,11 +98,11 @@ impl Document {
         Ok(doc)
     }
 
-    /// Positions the findings.
+    /// Positions the findings: at most [`cap::MAX_PER_RULE`] of each rule,
+    /// then one `lint/too-many-findings` with the count of the rest.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
-        self.findings
-            .iter()
-            .cloned()
+        cap::limit(self.findings.clone())
+            .into_iter()
             .map(|f| f.locate_shared(&self.source))
             .collect()
     }

@@ -5,6 +5,7 @@
 //! silently resolve to the last one) and nesting deeper than
 //! [`MAX_DEPTH`](crate::input::MAX_DEPTH) are findings.
 
+use crate::cap::Limiter;
 use crate::diagnostic::Finding;
 use crate::input::{MAX_DEPTH, TOO_DEEP};
 use crate::rules::Rule;
@@ -79,8 +80,11 @@ pub fn parse(text: &str) -> Parsed {
                 let mut conv = Converter {
                     offset,
                     findings: &mut parsed.findings,
+                    limiter: Limiter::default(),
                 };
                 parsed.root = Some(conv.node(&value, String::new()));
+                let summaries = conv.limiter.summaries();
+                parsed.findings.extend(summaries);
             }
             None => parsed.findings.push(Finding::new(
                 &SYNTAX,
@@ -221,6 +225,8 @@ fn lowercase_first(s: &str) -> String {
 struct Converter<'f> {
     offset: usize,
     findings: &'f mut Vec<Finding>,
+    /// Keeps a million duplicate keys from becoming a million findings in memory.
+    limiter: Limiter,
 }
 
 impl Converter<'_> {
@@ -237,12 +243,15 @@ impl Converter<'_> {
             ast::Value::NumberLit(n) => match n.value.parse::<serde_json::Number>() {
                 Ok(num) => Kind::Number(num),
                 Err(_) => {
-                    self.findings.push(Finding::new(
-                        &SYNTAX,
-                        span,
-                        pointer.clone(),
-                        format!("number `{}` is out of range", n.value),
-                    ));
+                    self.limiter.push(
+                        self.findings,
+                        Finding::new(
+                            &SYNTAX,
+                            span,
+                            pointer.clone(),
+                            format!("number `{}` is out of range", n.value),
+                        ),
+                    );
                     Kind::Null
                 }
             },
@@ -271,7 +280,8 @@ impl Converter<'_> {
                         None => members.iter().any(|m| m.key == key),
                     };
                     if duplicate {
-                        self.findings.push(
+                        self.limiter.push(
+                            self.findings,
                             Finding::new(
                                 &DUPLICATE_KEY,
                                 key_span,

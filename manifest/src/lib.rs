@@ -16,6 +16,7 @@
 //! assert_eq!(report.diagnostics.0[0].start.column, 12);
 //! ```
 
+pub mod cap;
 pub mod corpus;
 pub mod diagnostic;
 pub mod dialect;

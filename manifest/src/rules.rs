@@ -51,6 +51,7 @@ impl Rule {
 pub fn all() -> Vec<&'static Rule> {
     let mut rules: Vec<&'static Rule> = [
         crate::input::RULES,
+        crate::cap::RULES,
         crate::json::RULES,
         crate::frontmatter::RULES,
         crate::yaml::RULES,

@@ -209,9 +209,12 @@ pub fn check(doc: &mut Document, options: &Options) -> Option<Manifest> {
         text: doc.source.text(),
         dir: doc.path.parent().unwrap_or(Path::new("")),
         findings: Vec::new(),
+        limiter: Default::default(),
+        errors_left_out: 0,
     };
     let tools = checker.manifest(root);
-    let findings = checker.findings;
+    let mut findings = checker.findings;
+    findings.extend(checker.limiter.summaries());
     doc.findings.extend(findings);
     let tools = tools?;
     Some(Manifest {
@@ -255,6 +258,10 @@ struct Checker<'a> {
     text: &'a str,
     dir: &'a Path,
     findings: Vec<Finding>,
+    /// At most `cap::MAX_PER_RULE` findings of a rule kept in memory.
+    limiter: crate::cap::Limiter,
+    /// Errors the limiter left out (a tool with one is still not in the model).
+    errors_left_out: usize,
 }
 
 /// One `ToolSpec` field: every member that sets it (Go decodes them all, the last wins).
@@ -280,7 +287,11 @@ struct Strings<'a> {
 
 impl<'a> Checker<'a> {
     fn push(&mut self, f: Finding) {
-        self.findings.push(f);
+        if self.limiter.admit(&f) {
+            self.findings.push(f);
+        } else if f.severity == Severity::Error {
+            self.errors_left_out += 1;
+        }
     }
 
     /// Reports a decoding error for `node` into `ty`; true when it fits.
@@ -456,7 +467,7 @@ impl<'a> Checker<'a> {
                 timeout = literal.and_then(go::parse_int).map(|t| (t, &m.value));
             }
         }
-        let findings_before = self.findings.len();
+        let before = (self.findings.len(), self.errors_left_out);
 
         // The reference rules, in order.
         let anchor = name_f.value().unwrap_or(node);
@@ -552,9 +563,10 @@ impl<'a> Checker<'a> {
             ));
         }
 
-        if self.findings[findings_before..]
-            .iter()
-            .any(|f| f.severity == Severity::Error)
+        if self.errors_left_out > before.1
+            || self.findings[before.0..]
+                .iter()
+                .any(|f| f.severity == Severity::Error)
             || name.is_empty()
             || !name_ok
         {
