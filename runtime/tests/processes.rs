@@ -654,6 +654,7 @@ impl toolsmith::Tool for Echo {
             resolve: vec![],
             subcommand: Some("%s".into()),
             chai: None,
+            manifest_dir: None,
         })
     }
 }
@@ -691,6 +692,7 @@ impl toolsmith::Tool for Generated {
             resolve: vec![],
             subcommand: None,
             chai: None,
+            manifest_dir: None,
         })
     }
 }
