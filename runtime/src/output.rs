@@ -7,7 +7,7 @@
 //! Safer than chai: a `truncationHint` with no line kept does not panic.
 
 use serde_json::{Map, Value};
-use toolsmith_manifest::model::{HintCondition, HintExitCode};
+use toolsmith_model::model::{HintCondition, HintExitCode};
 
 /// O1: stdout, then stderr after a `\n` when both are non-empty.
 ///

@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
-use toolsmith_manifest::model::{HintCondition, SideRead};
+use toolsmith_model::model::{HintCondition, SideRead};
 
 /// What a call will run.
 #[derive(Debug, Clone, PartialEq)]

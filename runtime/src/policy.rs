@@ -438,6 +438,7 @@ pub fn is_known_harmless_env(name: &str) -> bool {
 
 /// The load warning for a tool's passthrough name, if any: a denied name
 /// (every call of the tool is refused) or one not known to be harmless.
+#[cfg(feature = "load")]
 pub(crate) fn passthrough_warning(tool: &str, name: &str) -> Option<String> {
     if is_denied_env(name) {
         Some(format!(

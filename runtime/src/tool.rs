@@ -10,7 +10,7 @@ pub mod chai;
 
 use std::path::PathBuf;
 use std::time::Duration;
-pub use toolsmith_manifest::model::ResolveCommand;
+pub use toolsmith_model::model::ResolveCommand;
 
 /// A typed tool-argument struct generated from a manifest.
 pub trait Tool {
@@ -58,7 +58,7 @@ impl<T: Tool> Call for T {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChaiCall {
     /// The tool's execution specs (several are chosen between by `paramCondition`).
-    pub specs: Vec<toolsmith_manifest::model::ChaiExecution>,
+    pub specs: Vec<toolsmith_model::model::ChaiExecution>,
     /// The call's arguments (a JSON object).
     pub arguments: serde_json::Map<String, serde_json::Value>,
 }
@@ -122,7 +122,7 @@ impl Invocation {
     /// the specs and the arguments.
     pub fn chai(
         tool: &str,
-        specs: Vec<toolsmith_manifest::model::ChaiExecution>,
+        specs: Vec<toolsmith_model::model::ChaiExecution>,
         arguments: serde_json::Map<String, serde_json::Value>,
     ) -> Self {
         let program = specs.first().map(|s| s.binary.clone()).unwrap_or_default();

@@ -19,7 +19,7 @@ use crate::refusal::Refusal;
 use crate::sandbox::{Sandbox, path_like};
 use serde_json::{Map, Value};
 use std::path::PathBuf;
-use toolsmith_manifest::model::{ArgKind, ArgMapping, ChaiExecution, ChaiVersion, ResolveCommand};
+use toolsmith_model::model::{ArgKind, ArgMapping, ChaiExecution, ChaiVersion, ResolveCommand};
 
 /// Runs one resolver: the resolver, its arguments after substitution, and
 /// the parameter it serves; `Ok(Some(text))` is its trimmed output, `Ok(None)`
@@ -680,7 +680,7 @@ pub fn chai_argv(inv: &super::Invocation) -> Result<Vec<String>, ArgvError> {
             message: other.to_string(),
         },
     };
-    let spec = toolsmith_manifest::model::select_spec(&inv.tool, &call.specs, &call.arguments)
+    let spec = toolsmith_model::model::select_spec(&inv.tool, &call.specs, &call.arguments)
         .map_err(|message| ArgvError::Refused { message })?;
     let sandbox = Sandbox::default();
     let mut show = |_: &str, r: &ResolveCommand, args: Vec<String>| {
