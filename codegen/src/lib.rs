@@ -17,18 +17,19 @@
 pub mod emit;
 pub mod ident;
 pub mod issue;
-pub mod locate;
 pub mod render;
 pub mod skill;
 pub mod tools;
 pub mod types;
 
-use locate::{Located, Subject};
+use issue::Subject;
 use proc_macro2::TokenStream;
 use std::path::{Path, PathBuf};
 use toolsmith_manifest::diagnostic::{Diagnostic, Diagnostics, Severity};
 use toolsmith_manifest::lint::{self, FileKind, Input, Options};
-use toolsmith_manifest::{dialect, input, json, tree::Node};
+use toolsmith_manifest::model::{Execution, Manifest, Tool};
+use toolsmith_manifest::source::{Source, Span};
+use toolsmith_manifest::{dialect, input, recover};
 
 /// What the macros need from one expansion.
 #[derive(Debug)]
@@ -105,32 +106,6 @@ fn existing(paths: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
     paths.into_iter().filter(|p| p.is_file()).collect()
 }
 
-/// Tool names readable from a manifest that failed to load (for stubs).
-fn readable_tool_names(path: &Path) -> Vec<String> {
-    let file = if path.is_dir() {
-        path.join("tools.json")
-    } else {
-        path.to_path_buf()
-    };
-    let Ok(text) = std::fs::read_to_string(&file) else {
-        return Vec::new();
-    };
-    let Some(root) = json::parse(&text).root else {
-        return Vec::new();
-    };
-    let tools: Vec<&Node> = match root.as_array() {
-        Some(items) => items.iter().collect(),
-        None => match root.get("tools").and_then(Node::as_array) {
-            Some(items) => items.iter().collect(),
-            None => vec![&root],
-        },
-    };
-    tools
-        .into_iter()
-        .filter_map(|t| t.get("name").and_then(Node::as_str).map(str::to_owned))
-        .collect()
-}
-
 /// Loads the manifest or skill at `path` (printed as `display`) and generates
 /// its items. Never panics on any input.
 pub fn expand(path: &Path, display: &str) -> Expansion {
@@ -171,41 +146,100 @@ fn finish(
 }
 
 fn expand_tools(path: &Path, display: &str) -> Expansion {
-    let map = PathMap::new(path, display);
     let main = if path.is_dir() {
         path.join("tools.json")
     } else {
         path.to_path_buf()
     };
     let siblings = ["allowlist.json", "execution.json"].map(|n| main.with_file_name(n));
-    let loaded = match lint::load(path, display, &Options::default()) {
-        Ok(loaded) => loaded,
-        Err(diagnostics) => {
-            let inputs = existing(std::iter::once(main).chain(siblings));
-            let stubs = tools::stubs(&readable_tool_names(path));
-            return failed(diagnostics, inputs, stubs);
+    let (manifest, diagnostics, stubs) = match lint::load(path, display, &Options::default()) {
+        Ok(loaded) => (loaded.manifest, loaded.warnings, Vec::new()),
+        Err(failure) => {
+            let diagnostics = failure.diagnostics;
+            match failure.partial {
+                Some(partial) => {
+                    let (manifest, stubs) = sound_part(partial, &diagnostics);
+                    (manifest, diagnostics, stubs)
+                }
+                None => {
+                    let stubs = recovered_names(&diagnostics);
+                    let inputs = existing(std::iter::once(main).chain(siblings));
+                    let out = tools::tools(&empty_manifest(), &stubs);
+                    return failed(diagnostics, inputs, out.tokens);
+                }
+            }
         }
     };
-    let manifest = loaded.manifest;
-    let out = tools::tools(&manifest);
+    let out = tools::tools(&manifest, &stubs);
     let mut inputs = manifest.inputs.clone();
     if inputs.is_empty() {
         inputs.push(main);
     }
     let inputs = existing(inputs);
-    let names: Vec<String> = manifest.tools.iter().map(|t| t.name.clone()).collect();
-    let mut diagnostics = loaded.warnings;
-    if !out.issues.is_empty() {
-        let files: Vec<Located> = inputs
-            .iter()
-            .filter_map(|p| Located::read(&map.display(p), p))
-            .collect();
-        diagnostics
-            .0
-            .extend(locate::locate(out.issues, Subject::Tools(&names), &files).0);
-        diagnostics.sort();
+    let mut diagnostics = diagnostics;
+    let fallback = PathMap::new(path, display).display(&manifest.path);
+    diagnostics.0.extend(
+        out.issues
+            .into_iter()
+            .map(|issue| issue.locate(Subject::Tools(&manifest.tools), &fallback)),
+    );
+    diagnostics.sort();
+    let stand_ins = out.tokens.clone();
+    finish(diagnostics, out.tokens, inputs, stand_ins)
+}
+
+/// A manifest with no tool (the frame for stand-ins after a syntax error).
+fn empty_manifest() -> Manifest {
+    Manifest {
+        dialect: toolsmith_manifest::Dialect::Agentcli,
+        path: PathBuf::new(),
+        inputs: Vec::new(),
+        tools: Vec::new(),
+        allowlist: Default::default(),
+        unusable: Vec::new(),
     }
-    finish(diagnostics, out.tokens, inputs, tools::stubs(&names))
+}
+
+/// Splits a partial model: the tools whose own definition (their entry, and
+/// for chai their execution specs) holds no error keep their full items; the
+/// others, and the tools the model left out, get stand-ins by name.
+fn sound_part(mut manifest: Manifest, diagnostics: &Diagnostics) -> (Manifest, Vec<String>) {
+    let errors: Vec<&Diagnostic> = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    let mut stubs = Vec::new();
+    manifest.tools.retain(|tool| {
+        let sound = !errors.iter().any(|d| inside_tool(tool, d));
+        if !sound {
+            stubs.push(tool.name.clone());
+        }
+        sound
+    });
+    stubs.append(&mut manifest.unusable);
+    (manifest, stubs)
+}
+
+fn inside_tool(tool: &Tool, d: &Diagnostic) -> bool {
+    let inside = |source: &Option<std::sync::Arc<Source>>, span: Span| {
+        source.as_ref().is_some_and(|s| s.path() == d.source.path())
+            && span.start <= d.span.start
+            && d.span.end <= span.end
+    };
+    inside(&tool.origin.source, tool.origin.span)
+        || match &tool.execution {
+            Execution::Chai(specs) => specs.iter().any(|s| inside(&s.source, s.span)),
+            _ => false,
+        }
+}
+
+/// After a syntax error: the tool names the broken text still shows.
+fn recovered_names(diagnostics: &Diagnostics) -> Vec<String> {
+    diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Error && !d.source.text().is_empty())
+        .map(|d| recover::tool_names(d.source.text()))
+        .unwrap_or_default()
 }
 
 fn expand_skill(path: &Path, display: &str) -> Expansion {
@@ -241,13 +275,13 @@ fn expand_skill(path: &Path, display: &str) -> Expansion {
         }
     };
     let out = skill::skill(&skill);
-    if !out.issues.is_empty() {
-        let files: Vec<Located> = Located::read(display, path).into_iter().collect();
-        diagnostics
-            .0
-            .extend(locate::locate(out.issues, Subject::Skill, &files).0);
-        diagnostics.sort();
-    }
+    let parts = [&skill.params_origin, &skill.returns_origin];
+    diagnostics.0.extend(
+        out.issues
+            .into_iter()
+            .map(|issue| issue.locate(Subject::Skill(parts), display)),
+    );
+    diagnostics.sort();
     finish(diagnostics, out.tokens, inputs, stubs)
 }
 

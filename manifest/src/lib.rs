@@ -24,6 +24,7 @@ pub mod frontmatter;
 pub mod input;
 pub mod json;
 pub mod lint;
+pub mod recover;
 pub mod rules;
 pub mod schema;
 pub mod suggest;

@@ -358,12 +358,39 @@ pub struct Loaded {
     pub warnings: Diagnostics,
 }
 
+/// A load that failed: every finding, and the part of the model that could
+/// still be read.
+#[derive(Debug)]
+pub struct LoadFailure {
+    /// Every finding, errors and warnings, sorted.
+    pub diagnostics: Diagnostics,
+    /// The tools that could be read (with their positions) when the file
+    /// parsed; `None` after a syntax error or when it is no tool manifest.
+    /// Tools with errors of their own may be in it: compare their
+    /// [`Origin`](crate::model::Origin) with the diagnostics' spans.
+    pub partial: Option<Manifest>,
+}
+
+impl std::fmt::Display for LoadFailure {
+    /// The diagnostics, one per line.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.diagnostics.fmt(f)
+    }
+}
+
+impl From<LoadFailure> for Diagnostics {
+    fn from(failure: LoadFailure) -> Self {
+        failure.diagnostics
+    }
+}
+
 /// Loads one manifest for code generation or execution: a `tools.json`
 /// (chai legacy or agentcli), a directory holding chai's split files, or a
-/// describe file or catalog. Any error finding fails the load.
+/// describe file or catalog. Any error finding fails the load; the failure
+/// keeps the partial model.
 ///
 /// `display` is the path printed in diagnostics.
-pub fn load(path: &Path, display: &str, options: &Options) -> Result<Loaded, Diagnostics> {
+pub fn load(path: &Path, display: &str, options: &Options) -> Result<Loaded, LoadFailure> {
     let (path, display) = if path.is_dir() {
         (
             path.join("tools.json"),
@@ -376,34 +403,35 @@ pub fn load(path: &Path, display: &str, options: &Options) -> Result<Loaded, Dia
         display: display.clone(),
         path: path.clone(),
     };
+    let failure = |d: Diagnostic| LoadFailure {
+        diagnostics: Diagnostics(vec![d]),
+        partial: None,
+    };
     let report = match lint(std::slice::from_ref(&input), options) {
         Ok(r) => r,
         Err(e) => {
             let message = format!("cannot read `{display}`: {e}");
-            return Err(Diagnostics(vec![detached(
-                &display,
-                &input::UNREADABLE,
-                message,
-            )]));
+            return Err(failure(detached(&display, &input::UNREADABLE, message)));
         }
     };
-    if report.diagnostics.has_errors() {
-        return Err(report.diagnostics);
-    }
     let mut manifests = report.manifests;
-    match manifests.pop() {
-        Some(manifest) if manifests.is_empty() => Ok(Loaded {
+    let manifest = match manifests.pop() {
+        Some(manifest) if manifests.is_empty() => Some(manifest),
+        _ => None,
+    };
+    match manifest {
+        Some(manifest) if !report.diagnostics.has_errors() => Ok(Loaded {
             manifest,
             warnings: report.diagnostics,
+        }),
+        partial if report.diagnostics.has_errors() => Err(LoadFailure {
+            diagnostics: report.diagnostics,
+            partial,
         }),
         _ => {
             let message =
                 format!("`{display}` is not a tool manifest (chai, agentcli or describe)");
-            Err(Diagnostics(vec![detached(
-                &display,
-                &dialect::UNKNOWN,
-                message,
-            )]))
+            Err(failure(detached(&display, &dialect::UNKNOWN, message)))
         }
     }
 }

@@ -17,13 +17,14 @@
 use crate::diagnostic::{Finding, Severity};
 use crate::document::Document;
 use crate::lint::Options;
-use crate::model::{DescribeExecution, Dialect, Execution, Manifest, Tool};
+use crate::model::{DescribeExecution, Dialect, Execution, Manifest, Origin, Tool};
 use crate::rules::Rule;
 use crate::schema::{self, SchemaCheck};
 use crate::suggest::closest;
 use crate::tree::Node;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// `describe/not-an-object` (error): `--describe` output must be a JSON object (or a catalog array of objects).
 pub static NOT_AN_OBJECT: Rule = Rule::error(
@@ -90,6 +91,7 @@ pub fn check(docs: &mut [Document], options: &Options) -> Option<Manifest> {
     let _ = options;
     let mut seen: HashMap<String, String> = HashMap::new();
     let mut tools = Vec::new();
+    let mut unusable: Vec<String> = Vec::new();
     let mut parsed = 0;
     for doc in docs.iter_mut() {
         let Some(root) = doc.root.as_ref() else {
@@ -102,13 +104,24 @@ pub fn check(docs: &mut [Document], options: &Options) -> Option<Manifest> {
             findings: Vec::new(),
             seen: &mut seen,
         };
-        match root.as_array() {
-            Some(entries) => {
-                for entry in entries {
-                    tools.extend(file.entry(entry, true));
+        let entries = match root.as_array() {
+            Some(entries) => entries.iter().map(|e| (e, true)).collect(),
+            None => vec![(root, false)],
+        };
+        for (entry, catalog) in entries {
+            match file.entry(entry, catalog) {
+                Some(mut tool) => {
+                    tool.origin.source = Some(Arc::clone(&doc.source));
+                    tools.push(tool);
                 }
+                None => unusable.extend(
+                    entry
+                        .get("name")
+                        .and_then(Node::as_str)
+                        .filter(|n| !n.is_empty())
+                        .map(str::to_string),
+                ),
             }
-            None => tools.extend(file.entry(root, false)),
         }
         let findings = file.findings;
         doc.findings.extend(findings);
@@ -130,6 +143,7 @@ pub fn check(docs: &mut [Document], options: &Options) -> Option<Manifest> {
         inputs: docs.iter().map(|d| d.path.clone()).collect(),
         tools,
         allowlist: BTreeMap::new(),
+        unusable,
     })
 }
 
@@ -285,6 +299,12 @@ impl File<'_> {
         }
         let program = self.program(&name, path.as_deref(), catalog);
         Some(Tool {
+            origin: Origin {
+                source: None,
+                span: node.span,
+                name: node.get("name").cloned(),
+                schema: parameters.cloned(),
+            },
             name,
             description: description.map(|(d, _)| d),
             parameters: parameters.map(Node::to_value).unwrap_or_default(),

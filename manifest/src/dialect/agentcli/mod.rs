@@ -17,7 +17,7 @@ pub mod program;
 use crate::diagnostic::{Diagnostic, Finding, Severity};
 use crate::document::Document;
 use crate::lint::Options;
-use crate::model::{CommandExecution, Dialect, Execution, Manifest, Tool};
+use crate::model::{CommandExecution, Dialect, Execution, Manifest, Origin, Tool};
 use crate::rules::Rule;
 use crate::schema::{self, SchemaCheck};
 use crate::suggest::closest;
@@ -27,6 +27,7 @@ use program::Program;
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// `agentcli/decode` (error): a value has a JSON type goagent's Go structs cannot hold (`parse manifest: json: cannot unmarshal …`).
 pub static DECODE: Rule = Rule::error(
@@ -213,14 +214,44 @@ pub fn check(doc: &mut Document, options: &Options) -> Option<Manifest> {
     let tools = checker.manifest(root);
     let findings = checker.findings;
     doc.findings.extend(findings);
-    let tools = tools?;
+    let mut tools = tools?;
+    for tool in &mut tools {
+        tool.origin.source = Some(Arc::clone(&doc.source));
+    }
+    let unusable = unusable(root, &tools);
     Some(Manifest {
         dialect: Dialect::Agentcli,
         path: doc.path.clone(),
         inputs: vec![doc.path.clone()],
         tools,
         allowlist: BTreeMap::new(),
+        unusable,
     })
+}
+
+/// The names of declared tools that are not in `tools` (keys matched as Go
+/// matches them, ASCII case ignored; the last duplicate key wins).
+fn unusable(root: &Node, tools: &[Tool]) -> Vec<String> {
+    fn get<'n>(node: &'n Node, key: &str) -> Option<&'n Node> {
+        node.as_object()?
+            .iter()
+            .rev()
+            .find(|m| m.key.eq_ignore_ascii_case(key))
+            .map(|m| &m.value)
+    }
+    let elements = get(root, "tools")
+        .and_then(Node::as_array)
+        .unwrap_or_default();
+    let mut names: Vec<String> = Vec::new();
+    for name in elements.iter().filter_map(|e| get(e, "name")?.as_str()) {
+        if !name.is_empty()
+            && !tools.iter().any(|t| t.name == name)
+            && !names.iter().any(|n| n == name)
+        {
+            names.push(name.to_string());
+        }
+    }
+    names
 }
 
 /// The error goagent's `LoadManifest` would report for a file: among the
@@ -559,7 +590,17 @@ impl<'a> Checker<'a> {
             Some(s) if s.as_object().is_some() => s.to_value(),
             _ => json!({"type": "object", "properties": {}}),
         };
+        let origin = Origin {
+            source: None,
+            span: node.span,
+            name: name_f.value().cloned(),
+            schema: schema_f
+                .value()
+                .filter(|s| s.as_object().is_some())
+                .cloned(),
+        };
         Some(Tool {
+            origin,
             name,
             description: description.filter(|d| !d.is_empty()),
             parameters,

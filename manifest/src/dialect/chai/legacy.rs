@@ -5,7 +5,7 @@ use super::execution::{self, Targets};
 use super::fields::{self, first_char};
 use super::skill::ChaiSkill;
 use super::version::{self, Chosen};
-use super::{Version, allowlist, assemble, tools};
+use super::{Sources, Version, allowlist, assemble, tools};
 use crate::diagnostic::Finding;
 use crate::document::Document;
 use crate::model::{Dialect, Manifest};
@@ -62,5 +62,9 @@ pub fn check(doc: &mut Document, chosen: &Chosen, skill: Option<&ChaiSkill>) -> 
         &specs.unwrap_or_default(),
         &allowlist.unwrap_or_default(),
         skill,
+        Sources {
+            tools: &doc.source,
+            execution: Some(&doc.source),
+        },
     ))
 }

@@ -23,9 +23,11 @@ pub mod version;
 
 use crate::document::Document;
 use crate::lint::Options;
-use crate::model::{ChaiExecution, ChaiVersion, Dialect, Execution, Manifest, Tool};
+use crate::model::{ChaiExecution, ChaiVersion, Dialect, Execution, Manifest, Origin, Tool};
 use crate::rules::Rule;
+use crate::source::Source;
 use skill::ChaiSkill;
+use std::sync::Arc;
 
 pub use split::SPLIT_FILE_MISSING;
 
@@ -172,10 +174,12 @@ fn assemble(
     specs: &[execution::SpecInfo],
     allowlist: &allowlist::Allowlist,
     skill: Option<&ChaiSkill>,
+    sources: Sources<'_>,
 ) -> Manifest {
     let bin_groups = skill.map(ChaiSkill::groups).unwrap_or_default().to_vec();
     let by_tool = execution::by_tool(specs);
     let mut model_tools: Vec<Tool> = Vec::new();
+    let mut unusable = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for tool in tools {
         if !seen.insert(tool.name.as_str()) {
@@ -188,6 +192,7 @@ fn assemble(
         // chai keeps the last of duplicate specs (a HashMap insert); v0.5
         // keeps them all and chooses per call (`model::select_spec`).
         if own.is_empty() || own.iter().any(|s| s.execution.is_none()) {
+            unusable.push(tool.name.clone());
             continue;
         }
         let mut chosen: Vec<ChaiExecution> = own
@@ -195,6 +200,7 @@ fn assemble(
             .filter_map(|s| s.execution.clone())
             .map(|mut e| {
                 e.bin_groups.clone_from(&bin_groups);
+                e.source = sources.execution.cloned();
                 e
             })
             .collect();
@@ -206,6 +212,11 @@ fn assemble(
             description: tool.description.clone(),
             parameters: tool.schema.clone(),
             execution: Execution::Chai(chosen),
+            origin: Origin {
+                name: Some(tool.name_node.clone()),
+                schema: tool.parameters.clone(),
+                ..Origin::new(sources.tools, tool.span)
+            },
         });
     }
     Manifest {
@@ -214,5 +225,13 @@ fn assemble(
         inputs,
         tools: model_tools,
         allowlist: allowlist.entries.clone(),
+        unusable,
     }
+}
+
+/// The files a chai manifest's tools and execution specs were read from.
+#[derive(Clone, Copy)]
+struct Sources<'a> {
+    tools: &'a Arc<Source>,
+    execution: Option<&'a Arc<Source>>,
 }

@@ -6,7 +6,7 @@ use super::execution::{self, Targets};
 use super::fields::{self, first_char};
 use super::skill::ChaiSkill;
 use super::version::{self, Chosen};
-use super::{Version, allowlist, assemble, tools};
+use super::{Sources, Version, allowlist, assemble, tools};
 use crate::diagnostic::Finding;
 use crate::document::Document;
 use crate::model::{Dialect, Manifest};
@@ -161,6 +161,10 @@ pub fn check(
         &specs.unwrap_or_default(),
         &allowlist.unwrap_or_default(),
         skill,
+        Sources {
+            tools: &tools_doc.source,
+            execution: execution_doc.as_deref().map(|d| &d.source),
+        },
     );
     for (findings, doc) in [
         (tool_findings, Some(tools_doc)),
