@@ -158,7 +158,7 @@ fn expand_tools(path: &Path, display: &str) -> Expansion {
             let diagnostics = failure.diagnostics;
             match failure.partial {
                 Some(partial) => {
-                    let (manifest, stubs) = sound_part(partial, &diagnostics);
+                    let (manifest, stubs) = sound_part(*partial, &diagnostics);
                     (manifest, diagnostics, stubs)
                 }
                 None => {

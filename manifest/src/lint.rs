@@ -368,7 +368,7 @@ pub struct LoadFailure {
     /// parsed; `None` after a syntax error or when it is no tool manifest.
     /// Tools with errors of their own may be in it: compare their
     /// [`Origin`](crate::model::Origin) with the diagnostics' spans.
-    pub partial: Option<Manifest>,
+    pub partial: Option<Box<Manifest>>,
 }
 
 impl std::fmt::Display for LoadFailure {
@@ -426,7 +426,7 @@ pub fn load(path: &Path, display: &str, options: &Options) -> Result<Loaded, Loa
         }),
         partial if report.diagnostics.has_errors() => Err(LoadFailure {
             diagnostics: report.diagnostics,
-            partial,
+            partial: partial.map(Box::new),
         }),
         _ => {
             let message =

@@ -168,13 +168,11 @@ pub fn check_split_in_skill(
 /// execution specs are usable, in file order (the first of duplicate names).
 fn assemble(
     dialect: Dialect,
-    path: std::path::PathBuf,
-    inputs: Vec<std::path::PathBuf>,
+    files: Files<'_>,
     tools: &[tools::ToolInfo],
     specs: &[execution::SpecInfo],
     allowlist: &allowlist::Allowlist,
     skill: Option<&ChaiSkill>,
-    sources: Sources<'_>,
 ) -> Manifest {
     let bin_groups = skill.map(ChaiSkill::groups).unwrap_or_default().to_vec();
     let by_tool = execution::by_tool(specs);
@@ -200,7 +198,7 @@ fn assemble(
             .filter_map(|s| s.execution.clone())
             .map(|mut e| {
                 e.bin_groups.clone_from(&bin_groups);
-                e.source = sources.execution.cloned();
+                e.source = files.execution.cloned();
                 e
             })
             .collect();
@@ -215,23 +213,25 @@ fn assemble(
             origin: Origin {
                 name: Some(tool.name_node.clone()),
                 schema: tool.parameters.clone(),
-                ..Origin::new(sources.tools, tool.span)
+                ..Origin::new(files.tools, tool.span)
             },
         });
     }
     Manifest {
         dialect,
-        path,
-        inputs,
+        path: files.path,
+        inputs: files.inputs,
         tools: model_tools,
         allowlist: allowlist.entries.clone(),
         unusable,
     }
 }
 
-/// The files a chai manifest's tools and execution specs were read from.
-#[derive(Clone, Copy)]
-struct Sources<'a> {
+/// The files of a chai manifest: the main one, every input, and the texts
+/// its tools and execution specs were read from.
+struct Files<'a> {
+    path: std::path::PathBuf,
+    inputs: Vec<std::path::PathBuf>,
     tools: &'a Arc<Source>,
     execution: Option<&'a Arc<Source>>,
 }
