@@ -21,8 +21,16 @@ pub static UNREPRESENTABLE: Rule = Rule::warning(
     "a schema has no Rust type of its own and is generated as serde_json::Value",
 );
 
+/// A tool the manifest declares has no model the generator can bind, although
+/// no error names it: it would vanish from the bindings without a word.
+pub static UNSUPPORTED_TOOL: Rule = Rule::error(
+    "codegen/unsupported-tool",
+    "codegen",
+    "a declared tool cannot be bound; `skip_unsupported` leaves it out on purpose",
+);
+
 /// The generator's rules (for `toolsmith rules`).
-pub static RULES: &[&Rule] = &[&NAME_COLLISION, &UNREPRESENTABLE];
+pub static RULES: &[&Rule] = &[&NAME_COLLISION, &UNREPRESENTABLE, &UNSUPPORTED_TOOL];
 
 /// Where a finding of the generator points.
 #[derive(Debug, Clone, PartialEq, Eq)]

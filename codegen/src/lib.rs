@@ -106,13 +106,26 @@ fn existing(paths: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
     paths.into_iter().filter(|p| p.is_file()).collect()
 }
 
+/// How an expansion treats what it cannot bind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ExpandOptions {
+    /// Leave out tools that cannot be bound instead of failing
+    /// (`tools!("x.json", skip_unsupported)`).
+    pub skip_unsupported: bool,
+}
+
 /// Loads the manifest or skill at `path` (printed as `display`) and generates
 /// its items. Never panics on any input.
 pub fn expand(path: &Path, display: &str) -> Expansion {
+    expand_with(path, display, ExpandOptions::default())
+}
+
+/// [`expand`] with options.
+pub fn expand_with(path: &Path, display: &str, options: ExpandOptions) -> Expansion {
     if is_skill(path) {
         expand_skill(path, display)
     } else {
-        expand_tools(path, display)
+        expand_tools(path, display, options)
     }
 }
 
@@ -145,7 +158,7 @@ fn finish(
     }
 }
 
-fn expand_tools(path: &Path, display: &str) -> Expansion {
+fn expand_tools(path: &Path, display: &str, options: ExpandOptions) -> Expansion {
     let main = if path.is_dir() {
         path.join("tools.json")
     } else {
@@ -178,6 +191,16 @@ fn expand_tools(path: &Path, display: &str) -> Expansion {
     let inputs = existing(inputs);
     let mut diagnostics = diagnostics;
     let fallback = PathMap::new(path, display).display(&manifest.path);
+    if !options.skip_unsupported && !diagnostics.has_errors() {
+        diagnostics.0.extend(manifest.unusable.iter().map(|name| {
+            let message = format!(
+                "tool `{name}` cannot be bound and would be left out of the bindings; \
+                 fix its definition, or write `tools!(\"{display}\", skip_unsupported)` to leave it out"
+            );
+            issue::Issue::new(&issue::UNSUPPORTED_TOOL, issue::Place::ToolName { tool: usize::MAX }, message)
+                .locate(Subject::Tools(&manifest.tools), &fallback)
+        }));
+    }
     diagnostics.0.extend(
         out.issues
             .into_iter()
