@@ -45,6 +45,7 @@ pub fn tools(manifest: &Manifest, stubs: &[String]) -> Output {
     }
     let mut tokens = emit::prelude();
     let mut variants = Vec::new();
+    let mut all_exact = true;
     for (i, tool) in manifest.tools.iter().enumerate() {
         let pascal = ident::pascal(&tool.name, &format!("Tool{i}"));
         let args_name = format!("{pascal}Args");
@@ -57,13 +58,15 @@ pub fn tools(manifest: &Manifest, stubs: &[String]) -> Output {
             continue;
         }
         let mut space = TypeSpace::new(i, &tool.parameters, &mut names, &mut issues);
+        let fallback = format!("Arguments of the `{}` tool.", tool.name);
         space.root_struct(
             &args_name,
             &tool.parameters,
             "",
-            tool.description.as_deref(),
+            tool.description.as_deref().or(Some(&fallback)),
         );
         let items = std::mem::take(&mut space.items);
+        all_exact &= emit::is_exact(&args_name, &items);
         let chai = matches!(tool.execution, Execution::Chai(_));
         for item in &items {
             tokens.extend(emit::item(item, &items, chai && item.name() != args_name));
@@ -86,7 +89,7 @@ pub fn tools(manifest: &Manifest, stubs: &[String]) -> Output {
         tokens.extend(stub(name, &args_name));
         variants.push((ident(&pascal), ident(&args_name), name.clone()));
     }
-    tokens.extend(tool_call(&variants));
+    tokens.extend(tool_call(&variants, all_exact));
     tokens.extend(policy(manifest));
     Output { tokens, issues }
 }
@@ -250,7 +253,11 @@ fn describe_argv(describe: &DescribeExecution) -> (TokenStream, TokenStream) {
     (invocation, methods)
 }
 
-fn tool_call(variants: &[(proc_macro2::Ident, proc_macro2::Ident, String)]) -> TokenStream {
+fn tool_call(
+    variants: &[(proc_macro2::Ident, proc_macro2::Ident, String)],
+    exact: bool,
+) -> TokenStream {
+    let exact = exact.then(|| quote!(Eq, Hash,));
     let support = support();
     let json = json_path();
     let v: Vec<_> = variants.iter().map(|(v, _, _)| v).collect();
@@ -263,7 +270,7 @@ fn tool_call(variants: &[(proc_macro2::Ident, proc_macro2::Ident, String)]) -> T
     };
     quote! {
         /// A call of one of the manifest's tools, with typed arguments.
-        #[derive(Debug, Clone, PartialEq)]
+        #[derive(Debug, Clone, PartialEq, #exact)]
         pub enum ToolCall {
             #(#[doc = concat!("`", #n, "`")] #v(#a)),*
         }
@@ -373,7 +380,7 @@ fn stub(name: &str, args_name: &str) -> TokenStream {
     let refusal = format!("tool `{name}` has an error in its manifest definition");
     quote! {
         #[doc = #doc]
-        #[derive(Debug, Clone, PartialEq, Eq, Default, __ts::Serialize, __ts::Deserialize)]
+        #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, __ts::Serialize, __ts::Deserialize)]
         #[serde(crate = "::toolsmith::__private::serde")]
         pub struct #args {}
         impl __ts::Tool for #args {

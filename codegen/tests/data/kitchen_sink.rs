@@ -8,23 +8,33 @@ use ::toolsmith::tool::__codegen as __ts;
 pub struct NotesmdCliSearchArgs {
     /// What to look for.
     pub query: __ts::String,
+    /// `limit`: integer (optional).
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub limit: __ts::Option<u64>,
+    /// `offset`: integer (optional).
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub offset: __ts::Option<i64>,
+    /// `vault`: string (optional).
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub vault: __ts::Option<__ts::String>,
+    /// `overwrite`: boolean (optional).
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub overwrite: __ts::Option<bool>,
+    /// `text`: string.
     pub text: __ts::String,
+    /// `mode`: string, one of the enum's values (optional).
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub mode: __ts::Option<NotesmdCliSearchArgsMode>,
+    /// `date`: string (optional).
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub date: __ts::Option<__ts::String>,
+    /// `score`: number (optional).
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub score: __ts::Option<f64>,
+    /// `tags`: array (optional).
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub tags: __ts::Option<__ts::Vec<__ts::String>>,
+    /// `recursive`: boolean.
     #[serde(default = "NotesmdCliSearchArgs::__default_recursive")]
     pub recursive: bool,
 }
@@ -34,6 +44,7 @@ impl NotesmdCliSearchArgs {
         true
     }
 }
+/// `NotesmdCliSearchArgsMode`: a string, one of `fast`, `deep-scan`, `2pass`.
 #[derive(
     Debug,
     Clone,
@@ -118,6 +129,7 @@ impl NotesmdCliSearchArgs {
         __ts::chai_argv(&__ts::Tool::invocation(self)?)
     }
 }
+/// Arguments of the `shapes-tool` tool.
 #[derive(Debug, Clone, PartialEq, __ts::Serialize, __ts::Deserialize)]
 #[serde(crate = "::toolsmith::__private::serde")]
 #[serde(deny_unknown_fields)]
@@ -125,27 +137,36 @@ pub struct ShapesToolArgs {
     /// A keyword as a field.
     #[serde(rename = "type")]
     pub type_: __ts::String,
+    /// `dryRun`: boolean (optional).
     #[serde(rename = "dryRun")]
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub dry_run: __ts::Option<bool>,
     /// A nested object.
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub filter: __ts::Option<ShapesToolArgsFilter>,
+    /// `point`: object (optional).
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub point: __ts::Option<ShapesToolPoint>,
+    /// `labels`: object (optional).
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub labels: __ts::Option<::std::collections::BTreeMap<__ts::String, i64>>,
+    /// `extra`: object (optional).
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub extra: __ts::Option<
         __ts::serde_json::Map<__ts::String, __ts::serde_json::Value>,
     >,
+    /// `anything`: any JSON value (optional).
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub anything: __ts::Option<__ts::serde_json::Value>,
+    /// `maybe`: string (optional).
     pub maybe: __ts::Option<__ts::String>,
+    /// `choice`: any JSON value (optional).
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub choice: __ts::Option<__ts::serde_json::Value>,
+    /// `size`: integer.
     #[serde(default = "ShapesToolArgs::__default_size")]
     pub size: i64,
+    /// `unit`: string, one of the enum's values.
     #[serde(default = "ShapesToolArgs::__default_unit")]
     pub unit: ShapesToolArgsUnit,
 }
@@ -160,11 +181,13 @@ impl ShapesToolArgs {
     }
 }
 /// A nested object.
-#[derive(Debug, Clone, PartialEq, __ts::Serialize, __ts::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, __ts::Serialize, __ts::Deserialize)]
 #[serde(crate = "::toolsmith::__private::serde")]
 #[serde(deny_unknown_fields)]
 pub struct ShapesToolArgsFilter {
+    /// `field`: string.
     pub field: __ts::String,
+    /// `op`: string, one of the enum's values (optional).
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub op: __ts::Option<ShapesToolArgsFilterOp>,
 }
@@ -173,6 +196,7 @@ impl __ts::ArgValue for ShapesToolArgsFilter {
         __ts::None
     }
 }
+/// `ShapesToolArgsFilterOp`: a string, one of `eq`, `ne`.
 #[derive(
     Debug,
     Clone,
@@ -223,10 +247,13 @@ impl __ts::ArgValue for ShapesToolArgsFilterOp {
         __ts::Some(::std::string::ToString::to_string(self.as_str()))
     }
 }
+/// `ShapesToolPoint`: a JSON object.
 #[derive(Debug, Clone, PartialEq, __ts::Serialize, __ts::Deserialize)]
 #[serde(crate = "::toolsmith::__private::serde")]
 pub struct ShapesToolPoint {
+    /// `x`: number.
     pub x: f64,
+    /// `y`: number.
     pub y: f64,
 }
 impl __ts::ArgValue for ShapesToolPoint {
@@ -234,6 +261,7 @@ impl __ts::ArgValue for ShapesToolPoint {
         __ts::None
     }
 }
+/// `ShapesToolArgsUnit`: a string, one of `cm`, `in`.
 #[derive(
     Debug,
     Clone,
@@ -310,9 +338,10 @@ impl ShapesToolArgs {
     }
 }
 /// Weather.
-#[derive(Debug, Clone, PartialEq, __ts::Serialize, __ts::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, __ts::Serialize, __ts::Deserialize)]
 #[serde(crate = "::toolsmith::__private::serde")]
 pub struct GetWeatherArgs {
+    /// `city`: string.
     pub city: __ts::String,
 }
 impl __ts::Tool for GetWeatherArgs {
@@ -347,9 +376,10 @@ impl GetWeatherArgs {
     }
 }
 /// Disk usage.
-#[derive(Debug, Clone, PartialEq, __ts::Serialize, __ts::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, __ts::Serialize, __ts::Deserialize)]
 #[serde(crate = "::toolsmith::__private::serde")]
 pub struct DiskUsageArgs {
+    /// `path`: string (optional).
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub path: __ts::Option<__ts::String>,
 }
