@@ -32,7 +32,8 @@ pub fn doc(text: Option<&str>) -> TokenStream {
     match text {
         Some(text) if !text.trim().is_empty() => {
             let lines = text.lines().map(|l| format!(" {l}"));
-            quote!(#(#[doc = #lines])*)
+            // The manifest's prose, not Markdown written for rustdoc.
+            quote!(#(#[doc = #lines])* #[allow(clippy::doc_markdown)])
         }
         _ => TokenStream::new(),
     }
@@ -256,7 +257,7 @@ pub fn item(item: &Item, items: &[Item], argv_values: bool) -> TokenStream {
                 }
                 impl #name_ident {
                     /// The wire value.
-                    pub fn as_str(&self) -> &'static str {
+                    pub fn as_str(self) -> &'static str {
                         match self { #(Self::#idents => #wires),* }
                     }
                 }
@@ -267,6 +268,7 @@ pub fn item(item: &Item, items: &[Item], argv_values: bool) -> TokenStream {
                 }
                 impl ::std::str::FromStr for #name_ident {
                     type Err = __ts::String;
+                    #[allow(clippy::uninlined_format_args)]
                     fn from_str(s: &str) -> __ts::Result<Self, Self::Err> {
                         match s {
                             #(#wires => __ts::Ok(Self::#idents),)*

@@ -9,9 +9,9 @@
 //! (errors) and schemas without a Rust type (warnings).
 //!
 //! ```no_run
-//! // build.rs
-//! let code = toolsmith_codegen::generate("tools.json".as_ref()).expect("manifest errors");
-//! std::fs::write(std::env::var("OUT_DIR").unwrap() + "/tools.rs", code).unwrap();
+//! // build.rs: writes $OUT_DIR/tools.rs, prints `cargo:rerun-if-changed`
+//! // lines, and on errors panics with the diagnostics as text.
+//! toolsmith_codegen::build("tools.json", "tools.rs").unwrap();
 //! ```
 
 pub mod emit;
@@ -360,4 +360,75 @@ pub fn generate_with_warnings(path: &Path) -> Result<Generated, Diagnostics> {
 #[cfg(feature = "format")]
 pub fn generate(path: &Path) -> Result<String, Diagnostics> {
     generate_with_warnings(path).map(|g| g.code)
+}
+
+/// Why [`build`] generated nothing: the manifest's errors, rendered as the
+/// macro renders them (`path:line:col: message [rule]`, the source line and
+/// a caret). `Debug` prints the same text, so `build(…).unwrap()` and `?` in
+/// `build.rs` show the diagnostics, not a dump of their fields.
+#[derive(thiserror::Error)]
+pub enum BuildError {
+    /// The manifest has errors.
+    #[error("{}", .0.iter().map(render::message).collect::<Vec<_>>().join("\n"))]
+    Manifest(Diagnostics),
+    /// The generated file could not be written.
+    #[error("cannot write `{path}`: {source}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// `OUT_DIR` is not set: not running as a build script.
+    #[error("OUT_DIR is not set: `toolsmith_codegen::build` runs in a build script (build.rs)")]
+    NoOutDir,
+}
+
+impl std::fmt::Debug for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
+}
+
+/// For `build.rs`: generates the bindings of the manifest (or skill) at
+/// `manifest` into `$OUT_DIR/<out_file>`, prints `cargo:rerun-if-changed`
+/// for every input file (the manifest's siblings too, so that adding an
+/// `execution.json` rebuilds) and returns the path written. The output
+/// builds under `-D warnings` and `clippy::pedantic`.
+///
+/// ```no_run
+/// // build.rs
+/// fn main() {
+///     toolsmith_codegen::build("tools.json", "tools.rs").unwrap();
+/// }
+/// // src/main.rs: mod tools { include!(concat!(env!("OUT_DIR"), "/tools.rs")); }
+/// ```
+#[cfg(feature = "format")]
+pub fn build(manifest: impl AsRef<Path>, out_file: &str) -> Result<PathBuf, BuildError> {
+    let manifest = manifest.as_ref();
+    let out_dir = std::env::var_os("OUT_DIR").ok_or(BuildError::NoOutDir)?;
+    let display = manifest.display().to_string();
+    let expansion = expand(manifest, &display);
+    let mut watched = expansion.inputs.clone();
+    let main = if manifest.is_dir() {
+        manifest.join("tools.json")
+    } else {
+        manifest.to_path_buf()
+    };
+    watched.push(main.clone());
+    if !is_skill(manifest) {
+        watched.extend(["allowlist.json", "execution.json"].map(|n| main.with_file_name(n)));
+    }
+    watched.sort();
+    watched.dedup();
+    for path in &watched {
+        println!("cargo:rerun-if-changed={}", path.display());
+    }
+    let tokens = expansion.result.map_err(BuildError::Manifest)?;
+    let path = PathBuf::from(out_dir).join(out_file);
+    std::fs::write(&path, format(tokens)).map_err(|source| BuildError::Write {
+        path: path.clone(),
+        source,
+    })?;
+    Ok(path)
 }

@@ -124,6 +124,7 @@ fn tool_impl(
                 #invocation
             }
         }
+        #[allow(dead_code)]
         impl #args {
             #methods
         }
@@ -231,6 +232,7 @@ fn command_argv(command: &CommandExecution) -> (TokenStream, TokenStream) {
     let invocation = quote!(#support::command_invocation(<Self as __ts::Tool>::NAME, #program, &[#(#fixed),*], self, &[#(#env),*], #timeout));
     let methods = quote! {
         /// The `command` array as declared (the arguments go to stdin).
+        #[allow(clippy::unused_self, clippy::unnecessary_wraps)]
         pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, #support::ArgvError> {
             __ts::Ok(#argv)
         }
@@ -274,9 +276,11 @@ fn tool_call(
         pub enum ToolCall {
             #(#[doc = concat!("`", #n, "`")] #v(#a)),*
         }
+        #[allow(dead_code)]
         impl ToolCall {
             /// Parses a model's call: the name must be one of the manifest's
             /// tools, the arguments (JSON text) must satisfy its schema.
+            #[allow(clippy::match_single_binding)]
             pub fn parse(name: &str, arguments: &str) -> __ts::Result<Self, #support::CallError> {
                 let _ = arguments;
                 match name {
@@ -323,7 +327,8 @@ fn tool_call(
         #(impl ::std::convert::From<#a> for ToolCall {
             fn from(args: #a) -> Self { Self::#v(args) }
         })*
-        /// The tools as a model expects them (OpenAI function-tool shape).
+        /// The tools as a model expects them (the `OpenAI` function-tool shape).
+        #[allow(dead_code)]
         pub fn definitions() -> #json::Value {
             #json::Value::Array(::std::vec![#(<#a as __ts::Tool>::definition()),*])
         }
@@ -394,6 +399,7 @@ fn stub(name: &str, args_name: &str) -> TokenStream {
                 __ts::Err(#support::ArgvError::Refused { message: __ts::String::from(#refusal) })
             }
         }
+        #[allow(dead_code)]
         impl #args {
             /// Refused: see the type's documentation.
             pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, #support::ArgvError> {
