@@ -397,10 +397,8 @@ impl std::fmt::Debug for BuildError {
 /// builds under `-D warnings` and `clippy::pedantic`.
 ///
 /// ```no_run
-/// // build.rs
-/// fn main() {
-///     toolsmith_codegen::build("tools.json", "tools.rs").unwrap();
-/// }
+/// // in build.rs's `main`:
+/// toolsmith_codegen::build("tools.json", "tools.rs").unwrap();
 /// // src/main.rs: mod tools { include!(concat!(env!("OUT_DIR"), "/tools.rs")); }
 /// ```
 #[cfg(feature = "format")]
