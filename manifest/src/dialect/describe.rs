@@ -14,11 +14,11 @@
 //! matches its stem when the stem is `NAME` or `NAME.` followed by any
 //! extension (`get_weather` matches `get_weather.sh`, `get_weather.py`, …).
 
-use crate::diagnostic::{Finding, Severity};
+use crate::diagnostic::Finding;
 use crate::document::Document;
-use crate::lint::Options;
 use crate::model::{DescribeExecution, Dialect, Execution, Manifest, Tool};
-use crate::rules::Rule;
+use crate::options::Options;
+use crate::rules::{Rule, Severity};
 use crate::schema::{self, SchemaCheck};
 use crate::suggest::closest;
 use crate::tree::Node;

@@ -14,11 +14,11 @@ pub mod env;
 pub mod go;
 pub mod program;
 
-use crate::diagnostic::{Diagnostic, Finding, Severity};
+use crate::diagnostic::{Diagnostic, Finding};
 use crate::document::Document;
-use crate::lint::Options;
 use crate::model::{CommandExecution, Dialect, Execution, Manifest, Tool};
-use crate::rules::Rule;
+use crate::options::Options;
+use crate::rules::{Rule, Severity};
 use crate::schema::{self, SchemaCheck};
 use crate::suggest::closest;
 use crate::tree::{Member, Node};

@@ -8,11 +8,11 @@
 //! profile (chai loads the skill regardless); `--profile strict` keeps
 //! skills-ref's verdicts.
 
-use crate::diagnostic::{Finding, Severity};
+use crate::diagnostic::Finding;
 use crate::document::Document;
 use crate::frontmatter;
-use crate::lint::{Options, Profile};
-use crate::rules::Rule;
+use crate::options::{Options, Profile};
+use crate::rules::{Rule, Severity};
 use crate::tree::Node;
 use crate::yaml;
 use std::path::Path;
