@@ -290,7 +290,8 @@ impl<'a> Checker<'a> {
         }
         let env_passthrough = self.env(&prefix, &env);
         let program = match command.items.first() {
-            Some((cmd0, cmd0_node)) if cmd0_node.as_str().is_some() => {
+            // A `null` element is Go's "" (see `Strings`) and is checked as such.
+            Some((cmd0, cmd0_node)) if cmd0_node.as_str().is_some() || cmd0_node.is_null() => {
                 self.program(&prefix, cmd0, cmd0_node)
             }
             _ => None,
@@ -401,6 +402,19 @@ mod tests {
                 r#"{"tools":[{"name":"a","command":["/bin/a"],"schema":{"type":"strin"},"envPassthrough":["PATH"]}]}"#
             ),
             None
+        );
+    }
+
+    #[test]
+    fn a_null_program_is_the_empty_string_as_in_go() {
+        // Go decodes `null` into a string element as "", which cleans to `.`.
+        assert_eq!(
+            first(r#"{"tools":[{"name":"a","command":[null]}]}"#).as_deref(),
+            Some(r#"tool[0] "a": relative command[0] must start with ./tools/bin/"#)
+        );
+        assert_eq!(
+            first(r#"{"tools":[{"name":"a","command":[""]}]}"#),
+            first(r#"{"tools":[{"name":"a","command":[null]}]}"#)
         );
     }
 
