@@ -146,8 +146,8 @@ fn deny_warnings_turns_warnings_into_exit_1() {
         eprintln!("notice: no rule warns by default yet; --deny-warnings test skipped");
         return;
     }
-    // Inputs that the dialect rules are expected to warn about (dialects.md §9:
-    // D14 absolute agentcli command, D20 unknown skill field); the first one
+    // Inputs that the dialect rules are expected to warn about (an absolute
+    // agentcli command, an unknown skill field); the first one
     // that gives warnings and no errors is used.
     let dir = scratch("deny-warnings");
     write(

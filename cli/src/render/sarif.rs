@@ -1,9 +1,10 @@
 //! `--format sarif`: a SARIF 2.1.0 log for GitHub code scanning.
 //!
-//! Hand-written structs (`serde-sarif` does not build on its own, crates.md
-//! P12). One run; the driver's rules table is [`registry::all`], results refer to
-//! it by `ruleIndex`; columns are Unicode code points (`columnKind`), `endColumn`
-//! exclusive; relative paths are relative to `%SRCROOT%`.
+//! Hand-written structs (`serde-sarif` 0.8.0 does not build as a lone
+//! dependency: it never enables serde's `derive`). One run; the driver's rules
+//! table is [`registry::all`], results refer to it by `ruleIndex`; columns are
+//! Unicode code points (`columnKind`), `endColumn` exclusive; relative paths
+//! are relative to `%SRCROOT%`.
 
 use serde::Serialize;
 use std::collections::HashMap;

@@ -1,4 +1,5 @@
-//! `--describe` output of self-describing executables (shellclaw, dialects.md §4):
+//! `--describe` output of self-describing executables (shellclaw's
+//! `lib/discover.sh` and `docs/PHASE5_SPEC.md`):
 //! `NAME.describe.json` holding one `{name, description, parameters}` object,
 //! or a catalog array of them (as `discover_tools` prints; entries may carry a
 //! `path` to the executable).

@@ -1,8 +1,11 @@
 //! `envPassthrough`: goagent's normalization (trim, upper-case, validate:
 //! `agentcli/env-empty`, `agentcli/env-invalid`, and `agentcli/env-duplicate`
-//! for entries it silently drops) and toolsmith's deny list
-//! (`agentcli/env-denied`, `agentcli/env-risky`) (runtime-safety.md §1.7,
-//! F17/F19).
+//! for entries it silently drops) and toolsmith's deny list: names that
+//! decide which program runs or what it loads, which toolsmith's runtime
+//! never passes to a tool although goagent accepts them
+//! (`agentcli/env-denied`; the runtime's environment is described in
+//! docs/runtime.md), and names that change how shell scripts run
+//! (`agentcli/env-risky`).
 
 use super::checker::Checker;
 use super::fields::Strings;

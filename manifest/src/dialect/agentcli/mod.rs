@@ -1,5 +1,6 @@
 //! agentcli (goagent) `tools.json`: `{"tools": [{name, description, schema,
-//! command, timeoutSec, envPassthrough}]}` (dialects.md §3).
+//! command, timeoutSec, envPassthrough}]}`, as goagent's `LoadManifest`
+//! (`internal/tools/manifest.go`) reads it.
 //!
 //! Every rule of goagent's `LoadManifest` is reproduced with its exact message
 //! (Go `%q` quoting included), but all findings are collected instead of the

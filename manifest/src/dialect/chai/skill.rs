@@ -1,5 +1,5 @@
 //! A `SKILL.md` inside a chai skill directory, read the way chai v0.5 reads
-//! it (dialects.md §2.6): `name` is not read (the directory is
+//! it (fb29f89): `name` is not read (the directory is
 //! authoritative), unknown keys and YAML errors are ignored, and
 //! `metadata.requires.bins` is a flat list or a list of OR-groups whose
 //! index `condition.binGroup` names.
