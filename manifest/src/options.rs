@@ -1,6 +1,6 @@
 //! Options of a lint run: what the command line (or the macro) chose.
 //!
-//! A leaf module: the dialects read these, and the driver ([`crate::lint`])
+//! A leaf module: the dialects read these, and the driver ([`crate::lint`](mod@crate::lint))
 //! passes them on.
 
 use crate::input::DEFAULT_MAX_SIZE;

@@ -15,7 +15,7 @@
 //! ([`check`]) and builds the model. The rules live by family, each file
 //! with its `Rule` statics and checks: [`fields`] (Go decoding, unknown and
 //! case-mismatched keys), [`name`], [`command`] (with the lexical algorithm
-//! in [`program`]), [`env`] (`envPassthrough`) and [`defaults`] (`schema`,
+//! in [`program`]), [`env`](mod@env) (`envPassthrough`) and [`defaults`] (`schema`,
 //! `timeoutSec`); `agentcli/no-tools` is checked here.
 
 mod checker;
