@@ -156,7 +156,7 @@ impl ChaiExecution {
     /// executor passes an empty argument there, a bug toolsmith does not copy).
     ///
     /// ```
-    /// use toolsmith_manifest::model::ChaiExecution;
+    /// use toolsmith_model::model::ChaiExecution;
     /// let mut e = ChaiExecution { subcommand: "skill list".into(), ..Default::default() };
     /// assert_eq!(e.subcommand_tokens(), ["skill", "list"]);
     /// e.subcommand = String::new();
@@ -191,7 +191,7 @@ impl ParamCondition {
 /// without one. The error text is chai's.
 ///
 /// ```
-/// use toolsmith_manifest::model::{select_spec, ChaiExecution, ParamCondition};
+/// use toolsmith_model::model::{select_spec, ChaiExecution, ParamCondition};
 /// let plain = ChaiExecution { subcommand: "rebase".into(), ..Default::default() };
 /// let cont = ChaiExecution {
 ///     subcommand: "rebase --continue".into(),

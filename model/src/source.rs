@@ -35,7 +35,7 @@ impl Span {
 /// The text of one file and the byte offsets where its lines start.
 ///
 /// ```
-/// use toolsmith_manifest::source::{Source, Position};
+/// use toolsmith_model::source::{Source, Position};
 /// let src = Source::new("a.json", "{\n  \"é\": 1\n}");
 /// assert_eq!(src.position(8), Position { line: 2, column: 6 });
 /// assert_eq!(src.line_text(2), "  \"é\": 1");

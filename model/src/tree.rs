@@ -53,7 +53,7 @@ pub fn escape_pointer_token(token: &str) -> String {
 /// The pointer of a child of `parent`: `parent/token`, with `token` escaped.
 ///
 /// ```
-/// use toolsmith_manifest::tree::child_pointer;
+/// use toolsmith_model::tree::child_pointer;
 /// assert_eq!(child_pointer("/tools", "a/b~c"), "/tools/a~1b~0c");
 /// ```
 pub fn child_pointer(parent: &str, token: &str) -> String {
