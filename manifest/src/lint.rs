@@ -1,61 +1,17 @@
 //! Running the rules over a set of files: grouping by directory (split chai
 //! layouts, describe catalogs, skills next to their tools), then sorting.
 
-use crate::diagnostic::{Diagnostic, Diagnostics, Finding, Severity};
+use crate::diagnostic::{Diagnostic, Diagnostics, Finding};
 use crate::dialect::{self, agentcli, chai, describe, skill};
 use crate::document::Document;
-use crate::input::{self, DEFAULT_MAX_SIZE};
-use crate::model::{ChaiVersion, Dialect, Manifest};
+use crate::input;
+use crate::model::{Dialect, Manifest};
+use crate::rules::Severity;
 use crate::source::Span;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// Skill profile.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Profile {
-    /// Spec violations are errors, unknown vendor fields are warnings.
-    #[default]
-    Default,
-    /// Unknown top-level fields and flow-style YAML are errors (the verdicts of `skills-ref validate`).
-    Strict,
-}
-
-/// A dialect named on the command line (`--dialect`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DialectChoice {
-    /// chai (legacy object or split layout, told apart by the root).
-    Chai,
-    /// agentcli.
-    Agentcli,
-    /// `--describe` output.
-    Describe,
-    /// SKILL.md frontmatter.
-    Skill,
-}
-
-/// Options for a lint run.
-#[derive(Debug, Clone)]
-pub struct Options {
-    /// Force a dialect instead of detecting it.
-    pub dialect: Option<DialectChoice>,
-    /// Skill profile.
-    pub profile: Profile,
-    /// Files over this many bytes are refused.
-    pub max_size: u64,
-    /// Read chai files as this version instead of detecting it (`--chai-version`).
-    pub chai_version: Option<ChaiVersion>,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            dialect: None,
-            profile: Profile::Default,
-            max_size: DEFAULT_MAX_SIZE,
-            chai_version: None,
-        }
-    }
-}
+pub use crate::options::{DialectChoice, Options, Profile};
 
 /// A file to lint: its real path and the path to print.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]

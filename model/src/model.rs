@@ -259,9 +259,10 @@ impl ParamCondition {
     }
 }
 
-/// Chooses the spec a call runs (chai v0.5, dialects.md §2.7): one spec is
-/// used as is; otherwise the one whose `paramCondition` matches, else the
-/// single spec without one. The error text is chai's.
+/// Chooses the spec a call runs (chai v0.5 at fb29f89,
+/// `crates/lib/src/tools/generic/mod.rs`): one spec is used as is;
+/// otherwise the one whose `paramCondition` matches, else the single spec
+/// without one. The error text is chai's.
 ///
 /// ```
 /// use toolsmith_model::model::{select_spec, ChaiExecution, ParamCondition};
@@ -432,7 +433,8 @@ impl ArgMapping {
     }
 
     /// True for a `readPath`/`writePath` positional or flag, and for every
-    /// `workingdir`, unless `unsafePath` is set (dialects.md §2.8 V1).
+    /// `workingdir`, unless `unsafePath` is set (chai v0.5's path args,
+    /// `crates/lib/src/tools/generic/sandbox.rs`).
     pub fn is_path(&self) -> bool {
         !self.unsafe_path
             && match self.kind {

@@ -432,7 +432,7 @@ impl Runtime {
         Ok(outcome)
     }
 
-    /// chai v0.5's output pipeline (dialects.md §2.10) applied to a call that
+    /// chai v0.5's output pipeline (see `crate::output`) applied to a call that
     /// ran; the result the model gets is `outcome.result`.
     fn apply_pipeline(&self, plan: &Plan, outcome: &mut Outcome, cancel: &CancelToken) {
         let code = match outcome.status {
@@ -1147,8 +1147,8 @@ fn validate(entry: &Entry, arguments_json: &str) -> Result<Value, Refusal> {
 }
 
 /// chai refuses a top-level key that the schema's `properties` object does
-/// not declare, whatever `additionalProperties` says (dialects.md §2.1,
-/// v0.5 validation); without a `properties` object nothing is undeclared,
+/// not declare, whatever `additionalProperties` says (chai v0.5's argument
+/// check before a call); without a `properties` object nothing is undeclared,
 /// and with `additionalProperties: false` the schema already says so.
 fn undeclared(schema: &Value, args: &Value) -> Vec<Violation> {
     if schema.get("additionalProperties") == Some(&Value::Bool(false)) {

@@ -1,4 +1,5 @@
-//! `--describe` output of self-describing executables (shellclaw, dialects.md §4):
+//! `--describe` output of self-describing executables (shellclaw's
+//! `lib/discover.sh` and `docs/PHASE5_SPEC.md`):
 //! `NAME.describe.json` holding one `{name, description, parameters}` object,
 //! or a catalog array of them (as `discover_tools` prints; entries may carry a
 //! `path` to the executable).
@@ -14,11 +15,11 @@
 //! matches its stem when the stem is `NAME` or `NAME.` followed by any
 //! extension (`get_weather` matches `get_weather.sh`, `get_weather.py`, …).
 
-use crate::diagnostic::{Finding, Severity};
+use crate::diagnostic::Finding;
 use crate::document::Document;
-use crate::lint::Options;
 use crate::model::{DescribeExecution, Dialect, Execution, Manifest, Origin, Tool};
-use crate::rules::Rule;
+use crate::options::Options;
+use crate::rules::{Rule, Severity};
 use crate::schema::{self, SchemaCheck};
 use crate::suggest::closest;
 use crate::tree::Node;

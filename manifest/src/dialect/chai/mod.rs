@@ -22,8 +22,8 @@ pub mod tools;
 pub mod version;
 
 use crate::document::Document;
-use crate::lint::Options;
 use crate::model::{ChaiExecution, ChaiVersion, Dialect, Execution, Manifest, Origin, Tool};
+use crate::options::Options;
 use crate::rules::Rule;
 use crate::source::Source;
 use skill::ChaiSkill;

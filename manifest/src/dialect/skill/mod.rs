@@ -15,12 +15,12 @@ pub mod agentskills;
 pub mod allowed_tools;
 pub mod jsfw;
 
-use crate::diagnostic::{Finding, Severity};
+use crate::diagnostic::Finding;
 use crate::document::Document;
 use crate::frontmatter;
-use crate::lint::{Options, Profile};
 use crate::model::Origin;
-use crate::rules::Rule;
+use crate::options::{Options, Profile};
+use crate::rules::{Rule, Severity};
 use crate::source::Span;
 use crate::tree::{Kind, Node};
 use crate::yaml;
