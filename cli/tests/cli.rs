@@ -933,3 +933,103 @@ fn readme_lists_every_rule() {
     let listed = readme.lines().filter(is_rule_row).count();
     assert_eq!(listed, all.len(), "README.md lists rules that do not exist");
 }
+
+/// The files `toolsmith gen` is given for a fixture directory: each
+/// `tools.json` (the split layout's siblings come along), describe file and
+/// skill file.
+fn gen_entry_points(dir: &Path, out: &mut Vec<PathBuf>) {
+    use toolsmith_manifest::lint::{FileKind, classify};
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            gen_entry_points(&path, out);
+        } else if matches!(
+            classify(&path),
+            Some(FileKind::Tools | FileKind::Describe | FileKind::Skill)
+        ) {
+            out.push(path);
+        }
+    }
+}
+
+/// `toolsmith gen` output is relocatable: given each fixture by its absolute
+/// path, the code holds no path of this machine (`MANIFEST_DIR` is `None`,
+/// programs are manifest-relative: `./tools/bin/…`); every string that
+/// starts with `/` is one the manifest itself wrote (an absolute agentcli
+/// command, a description).
+#[test]
+fn gen_output_holds_no_absolute_path() {
+    let fixtures = crate_dir().join("../fixtures").canonicalize().unwrap();
+    let mut paths = Vec::new();
+    for dialect in ["agentcli", "chai", "describe", "skill"] {
+        gen_entry_points(&fixtures.join(dialect).join("valid"), &mut paths);
+    }
+    gen_entry_points(&fixtures.join("examples"), &mut paths);
+    let repo = fixtures.parent().unwrap().to_str().unwrap().to_owned();
+    let mut programs = 0;
+    for path in &paths {
+        let out = toolsmith(&["gen", path.to_str().unwrap()]);
+        assert_eq!(status(&out), 0, "{}: {}", path.display(), stderr(&out));
+        let code = stdout(&out);
+        assert!(
+            !code.contains(&repo),
+            "{}: {repo} in\n{code}",
+            path.display()
+        );
+        assert!(
+            !code.contains("/work/"),
+            "{}: /work/ in\n{code}",
+            path.display()
+        );
+        let dir = path.parent().unwrap();
+        let mut sources = String::new();
+        gen_sources(dir, &mut sources);
+        for literal in code.split('"').skip(1).step_by(2) {
+            if let Some(text) = literal.strip_prefix('/') {
+                let text = text.split('\\').next().unwrap_or_default();
+                assert!(
+                    sources.contains(&format!("/{text}")),
+                    "{}: \"/{text}\" is not written in the manifest",
+                    path.display()
+                );
+            }
+        }
+        for call in ["command_invocation(", "describe_invocation("] {
+            for site in code.split(call).skip(1) {
+                let program = site.split('"').nth(1).unwrap();
+                programs += 1;
+                assert!(
+                    program.starts_with("./") || sources.contains(&format!("\"{program}\"")),
+                    "{}: program {program:?}",
+                    path.display()
+                );
+            }
+        }
+        if code.contains("MANIFEST_DIR") {
+            assert!(
+                code.contains("pub const MANIFEST_DIR: __ts::Option<&str> = __ts::None;"),
+                "{}",
+                path.display()
+            );
+        }
+    }
+    assert!(paths.len() > 20 && programs > 5, "{paths:?}, {programs}");
+}
+
+/// The text of every file in `dir` and its subdirectories.
+fn gen_sources(dir: &Path, out: &mut String) {
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            gen_sources(&path, out);
+        } else if let Ok(text) = std::fs::read_to_string(&path) {
+            out.push_str(&text);
+        }
+    }
+}

@@ -342,8 +342,12 @@ pub fn generate_with_warnings(path: &Path) -> Result<Generated, Diagnostics> {
     let display = path.display().to_string();
     let expansion = expand(path, &display);
     match expansion.result {
-        Ok(tokens) => Ok(Generated {
-            code: format(tokens),
+        Ok(mut tokens) => Ok(Generated {
+            code: format({
+                // No absolute path in checked-in code: `MANIFEST_DIR` is `None`.
+                tokens.extend(tools::manifest_dir_item(path, false));
+                tokens
+            }),
             warnings: expansion.warnings,
         }),
         Err(mut errors) => {
@@ -356,7 +360,10 @@ pub fn generate_with_warnings(path: &Path) -> Result<Generated, Diagnostics> {
 
 /// Generates the Rust code for the manifest (or skill file) at `path`,
 /// formatted, or the diagnostics that stop it. This is what `tools!` /
-/// `skill!` expand to, minus the `include_bytes!` rebuild trackers.
+/// `skill!` expand to, minus the `include_bytes!` rebuild trackers and with
+/// `MANIFEST_DIR` set to `None`: the code holds no absolute path, and the
+/// runtime resolves its manifest-relative programs against
+/// `Runtime::with_root`.
 #[cfg(feature = "format")]
 pub fn generate(path: &Path) -> Result<String, Diagnostics> {
     generate_with_warnings(path).map(|g| g.code)

@@ -9,9 +9,12 @@ use crate::issue::{Issue, Place};
 use crate::types::{Field, Item, Names, Ty, TypeSpace};
 use proc_macro2::TokenStream;
 use quote::quote;
+use std::path::{Path, PathBuf};
+use toolsmith_manifest::dialect::agentcli::program::{self as agentcli_program, Program};
 use toolsmith_manifest::dialect::chai::args::{
     FLAGIFBOOLEAN_NOT_BOOLEAN, PARAM_NOT_IN_PARAMETERS as UNKNOWN_PARAM,
 };
+use toolsmith_manifest::lint::{self, FileKind};
 use toolsmith_manifest::model::{
     ArgKind, ChaiExecution, CommandExecution, DescribeExecution, Execution, Manifest, Tool,
 };
@@ -46,6 +49,7 @@ pub fn tools(manifest: &Manifest, stubs: &[String]) -> Output {
     let mut tokens = emit::prelude();
     let mut variants = Vec::new();
     let mut all_exact = true;
+    let dir = manifest_dir_of(&manifest.path);
     for (i, tool) in manifest.tools.iter().enumerate() {
         let pascal = ident::pascal(&tool.name, &format!("Tool{i}"));
         let args_name = format!("{pascal}Args");
@@ -75,7 +79,7 @@ pub fn tools(manifest: &Manifest, stubs: &[String]) -> Output {
             Some(Item::Struct { fields, .. }) => fields.as_slice(),
             _ => &[],
         };
-        tokens.extend(tool_impl(i, tool, &args_name, fields, &mut issues));
+        tokens.extend(tool_impl(i, tool, &args_name, fields, &dir, &mut issues));
         variants.push((ident(&pascal), ident(&args_name), tool.name.clone()));
     }
     for (i, name) in stubs.iter().enumerate() {
@@ -90,8 +94,73 @@ pub fn tools(manifest: &Manifest, stubs: &[String]) -> Output {
         variants.push((ident(&pascal), ident(&args_name), name.clone()));
     }
     tokens.extend(tool_call(&variants, all_exact));
-    tokens.extend(policy(manifest));
+    tokens.extend(policy(manifest, &dir));
     Output { tokens, issues }
+}
+
+/// The directory generated paths are relative to: the manifest's (for a
+/// directory — chai's split layout — the directory itself), made absolute
+/// as the manifest loader makes the programs it records.
+fn manifest_dir_of(path: &Path) -> PathBuf {
+    let dir = if path.is_dir() {
+        path
+    } else {
+        path.parent().unwrap_or(Path::new(""))
+    };
+    std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf())
+}
+
+/// `MANIFEST_DIR`, which generated invocations pass to the runtime: the
+/// manifest's directory when `record` (the `tools!` macro, on the build
+/// machine), `None` otherwise (`toolsmith gen`, whose output holds no
+/// absolute path). Nothing for a skill file, whose code has no invocation.
+pub fn manifest_dir_item(path: &Path, record: bool) -> TokenStream {
+    if lint::classify(path) == Some(FileKind::Skill) {
+        return TokenStream::new();
+    }
+    let dir = manifest_dir_of(path);
+    manifest_dir(record.then_some(dir.as_path()))
+}
+
+/// `pub const MANIFEST_DIR: Option<&str>` with the given directory.
+pub fn manifest_dir(dir: Option<&Path>) -> TokenStream {
+    let value = match dir {
+        Some(dir) => {
+            let dir = dir.to_string_lossy();
+            let dir = dir.as_ref();
+            quote!(__ts::Some(#dir))
+        }
+        None => quote!(__ts::None),
+    };
+    quote! {
+        /// The manifest's directory where `tools!` expanded (on the build
+        /// machine), or `None` in code written by `toolsmith gen`. Programs
+        /// and the chai skill directory are manifest-relative; the runtime
+        /// resolves them against `Runtime::with_root`, and against this only
+        /// when it has no root.
+        #[allow(dead_code)]
+        pub const MANIFEST_DIR: __ts::Option<&str> = #value;
+    }
+}
+
+/// A program path as generated code writes it: relative to the manifest's
+/// directory (`./tools/bin/x`, `./get_weather`), or absolute when the
+/// manifest wrote it so.
+fn relative_program(program: &Path, dir: &Path) -> String {
+    match program.strip_prefix(dir) {
+        Ok(rest) => format!("./{}", rest.to_string_lossy().replace('\\', "/")),
+        Err(_) => program.to_string_lossy().into_owned(),
+    }
+}
+
+/// An agentcli program: `command[0]` cleaned as goagent cleans it
+/// (`tools/bin/x` → `./tools/bin/x`), or absolute as written.
+fn command_program(command: &CommandExecution, dir: &Path) -> String {
+    match command.command.first().map(|c| agentcli_program::check(c)) {
+        Some(Program::Ok { norm }) => norm,
+        Some(Program::Absolute) => command.command[0].clone(),
+        _ => relative_program(&command.program, dir),
+    }
 }
 
 fn tool_impl(
@@ -99,6 +168,7 @@ fn tool_impl(
     tool: &Tool,
     args_name: &str,
     fields: &[Field],
+    dir: &Path,
     issues: &mut Vec<Issue>,
 ) -> TokenStream {
     let support = support();
@@ -109,8 +179,8 @@ fn tool_impl(
     let schema = serde_json::to_string(&tool.parameters).unwrap_or_else(|_| "{}".into());
     let (invocation, methods) = match &tool.execution {
         Execution::Chai(specs) => chai_argv(index, specs, fields, issues),
-        Execution::Command(command) => command_argv(command),
-        Execution::Describe(describe) => describe_argv(describe),
+        Execution::Command(command) => command_argv(command, dir),
+        Execution::Describe(describe) => describe_argv(describe, dir),
     };
     quote! {
         impl __ts::Tool for #args {
@@ -204,7 +274,7 @@ fn chai_argv(
     let text = serde_json::to_string(specs).unwrap_or_else(|_| "[]".into());
     let invocation = quote! {
         static SPECS: #support::ChaiSpecs = #support::ChaiSpecs::new(#text);
-        #support::chai_invocation(<Self as __ts::Tool>::NAME, SPECS.get(), self)
+        #support::chai_invocation(<Self as __ts::Tool>::NAME, SPECS.get(), self, MANIFEST_DIR)
     };
     let methods = quote! {
         /// The command the call would run, without a policy: `binaryWrapper`,
@@ -218,10 +288,9 @@ fn chai_argv(
     (invocation, methods)
 }
 
-fn command_argv(command: &CommandExecution) -> (TokenStream, TokenStream) {
+fn command_argv(command: &CommandExecution, dir: &Path) -> (TokenStream, TokenStream) {
     let support = support();
-    let program = command.program.to_string_lossy();
-    let program = program.as_ref();
+    let program = command_program(command, dir);
     let fixed: Vec<&String> = command.command.iter().skip(1).collect();
     let env = &command.env_passthrough;
     let timeout = match command.timeout_sec {
@@ -229,7 +298,7 @@ fn command_argv(command: &CommandExecution) -> (TokenStream, TokenStream) {
         None => quote!(__ts::None),
     };
     let argv = string_list(&command.command);
-    let invocation = quote!(#support::command_invocation(<Self as __ts::Tool>::NAME, #program, &[#(#fixed),*], self, &[#(#env),*], #timeout));
+    let invocation = quote!(#support::command_invocation(<Self as __ts::Tool>::NAME, #program, &[#(#fixed),*], self, &[#(#env),*], #timeout, MANIFEST_DIR));
     let methods = quote! {
         /// The `command` array as declared (the arguments go to stdin).
         #[allow(clippy::unused_self, clippy::unnecessary_wraps)]
@@ -240,12 +309,10 @@ fn command_argv(command: &CommandExecution) -> (TokenStream, TokenStream) {
     (invocation, methods)
 }
 
-fn describe_argv(describe: &DescribeExecution) -> (TokenStream, TokenStream) {
+fn describe_argv(describe: &DescribeExecution, dir: &Path) -> (TokenStream, TokenStream) {
     let support = support();
-    let program = describe.program.to_string_lossy();
-    let program = program.as_ref();
-    let invocation =
-        quote!(#support::describe_invocation(<Self as __ts::Tool>::NAME, #program, self));
+    let program = relative_program(&describe.program, dir);
+    let invocation = quote!(#support::describe_invocation(<Self as __ts::Tool>::NAME, #program, self, MANIFEST_DIR));
     let methods = quote! {
         /// `[path, json]`: the executable and the arguments as one JSON argument.
         pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, #support::ArgvError> {
@@ -338,7 +405,7 @@ fn tool_call(
 /// `ALLOWLIST` (chai: binary → subcommands, as the manifest declares) and
 /// `policy()`: the default-deny policy with the manifest's own allowlist, so
 /// that `Runtime::new(module::policy())` runs every generated tool.
-fn policy(manifest: &Manifest) -> TokenStream {
+fn policy(manifest: &Manifest, dir: &Path) -> TokenStream {
     let support = support();
     let binaries: Vec<&String> = manifest.allowlist.keys().collect();
     let subs: Vec<&Vec<String>> = manifest.allowlist.values().collect();
@@ -346,8 +413,8 @@ fn policy(manifest: &Manifest) -> TokenStream {
         .tools
         .iter()
         .filter_map(|t| match &t.execution {
-            Execution::Command(c) => Some(c.program.to_string_lossy().into_owned()),
-            Execution::Describe(d) => Some(d.program.to_string_lossy().into_owned()),
+            Execution::Command(c) => Some(command_program(c, dir)),
+            Execution::Describe(d) => Some(relative_program(&d.program, dir)),
             Execution::Chai(_) => None,
         })
         .collect();

@@ -7,7 +7,10 @@
 //! `path:line:col: message [rule]` with the source line and a caret; after
 //! errors, stand-in items keep the user's own code from drowning in
 //! follow-on errors. Each input file is tracked with `include_bytes!`, so
-//! editing it rebuilds the crate.
+//! editing it rebuilds the crate. The generated code's programs are
+//! manifest-relative; the macro adds `MANIFEST_DIR`, the manifest's absolute
+//! directory on the build machine, which the runtime uses when it is given
+//! no root (`Runtime::with_root`).
 
 use proc_macro::TokenStream;
 use proc_macro2::{Span, TokenStream as TokenStream2};
@@ -76,7 +79,10 @@ fn expand(input: TokenStream) -> TokenStream {
     let result = std::panic::catch_unwind(|| {
         let path = base_dir().join(&relative);
         let expansion = toolsmith_codegen::expand_with(&path, &relative, options);
-        output(expansion, &relative, span)
+        // The manifest's directory on this machine: the runtime's fallback
+        // root for the manifest-relative programs (`MANIFEST_DIR`).
+        let root = toolsmith_codegen::tools::manifest_dir_item(&path, true);
+        output(expansion, &relative, span, root)
     });
     match result {
         Ok(tokens) => tokens.into(),
@@ -102,10 +108,10 @@ fn tracking(inputs: &[PathBuf]) -> TokenStream2 {
     quote!(#(const _: &[u8] = ::std::include_bytes!(#paths);)*)
 }
 
-fn output(expansion: Expansion, display: &str, span: Span) -> TokenStream2 {
+fn output(expansion: Expansion, display: &str, span: Span, root: TokenStream2) -> TokenStream2 {
     let track = tracking(&expansion.inputs);
     match expansion.result {
-        Ok(tokens) => quote!(#track #tokens),
+        Ok(tokens) => quote!(#track #tokens #root),
         Err(errors) => {
             let mut combined: Option<syn::Error> = None;
             for d in errors.iter() {
@@ -121,7 +127,7 @@ fn output(expansion: Expansion, display: &str, span: Span) -> TokenStream2 {
                 })
                 .to_compile_error();
             let stubs = expansion.stubs;
-            quote!(#errors #track #stubs)
+            quote!(#errors #track #stubs #root)
         }
     }
 }

@@ -64,6 +64,7 @@ pub struct Runtime {
     risk: RiskPolicy,
     next_id: AtomicU64,
     warnings: Vec<String>,
+    root: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for Runtime {
@@ -96,7 +97,44 @@ impl Runtime {
             risk: RiskPolicy::default(),
             next_id: AtomicU64::new(1),
             warnings: Vec::new(),
+            root: None,
         }
+    }
+
+    /// Sets the root that generated code's manifest-relative paths are
+    /// resolved against: agentcli programs (`./tools/bin/x`, which must stay
+    /// inside `ROOT/tools/bin` after canonicalization, symlinks included),
+    /// describe programs (`./get_weather`, inside their directory) and a chai
+    /// tool's skill directory (its `scripts/` for `resolveCommand` and
+    /// `postProcess`). Ship the manifest's directory with the program and
+    /// point the root at it. Without a root, the directory recorded when
+    /// `tools!` expanded is used (`MANIFEST_DIR`: right only on the build
+    /// machine), and code from `toolsmith gen`, which records none, has its
+    /// relative programs refused. Manifests loaded at run time
+    /// ([`Runtime::load`]) keep resolving against their own directory. A
+    /// relative `root` is made absolute against the current directory now.
+    ///
+    /// ```no_run
+    /// # mod tools { toolsmith::tools!("../fixtures/examples/coreutils-skill/tools.json"); }
+    /// let exe_dir = std::env::current_exe()?.parent().unwrap().to_path_buf();
+    /// let runtime = toolsmith::Runtime::new(tools::policy()).with_root(exe_dir.join("tools"));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn with_root(mut self, root: impl AsRef<Path>) -> Self {
+        let root = root.as_ref();
+        self.root = Some(std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf()));
+        self
+    }
+
+    /// The root set with [`Runtime::with_root`].
+    pub fn root(&self) -> Option<&Path> {
+        self.root.as_deref()
+    }
+
+    /// The directory an invocation's manifest-relative paths resolve
+    /// against: the runtime's root, else the one the invocation recorded.
+    fn root_for<'a>(&'a self, inv: &'a Invocation) -> Option<&'a Path> {
+        self.root.as_deref().or(inv.manifest_dir.as_deref())
     }
 
     /// Loads a manifest file (chai, agentcli or describe) with the linter's
@@ -634,7 +672,15 @@ impl Runtime {
                     message,
                 }
             })?;
-            let skill_dir = spec.skill_dir.clone();
+            // Generated chai code carries no skill directory: it is the
+            // manifest's, found at the root.
+            let skill_dir = if spec.skill_dir.as_os_str().is_empty() {
+                self.root_for(&inv)
+                    .map(Path::to_path_buf)
+                    .unwrap_or_default()
+            } else {
+                spec.skill_dir.clone()
+            };
             let tool = inv.tool.clone();
             let mut resolve = |param: &str, resolver: &ResolveCommand, args: Vec<String>| {
                 if run_resolvers {
@@ -681,7 +727,7 @@ impl Runtime {
                 argv.push(prepared.binary.clone());
             }
             argv.extend(prepared.args);
-            hidden.skill_dir = Some(spec.skill_dir.clone());
+            hidden.skill_dir = Some(skill_dir.clone());
             hidden.write_paths = prepared.write_paths;
             hidden.pipeline = spec.version == ChaiVersion::V05;
             output = OutputPlan {
@@ -692,7 +738,7 @@ impl Runtime {
                 post_process: spec
                     .post_process
                     .as_ref()
-                    .map(|p| self.plan_post_process(p, &spec.skill_dir, &prepared.arguments))
+                    .map(|p| self.plan_post_process(p, &skill_dir, &prepared.arguments))
                     .transpose()?,
                 side_read: spec.side_read.clone(),
                 arguments: prepared.arguments,
@@ -863,13 +909,16 @@ impl Runtime {
         entry: Option<&Entry>,
     ) -> Result<PathBuf, Refusal> {
         let written = Path::new(&inv.program);
+        // A manifest-relative program of generated code (`./tools/bin/x`).
+        let relative = !written.is_absolute() && inv.program.contains('/');
+        let same = |loaded: &Path| loaded == written || (relative && loaded.ends_with(written));
         let program = match entry.map(|e| (&e.program, &e.tool.execution)) {
             Some((Ok(p), Execution::Command(c)))
-                if c.command.first() == Some(&inv.program) || c.program == written =>
+                if c.command.first() == Some(&inv.program) || same(&c.program) =>
             {
                 p.clone()
             }
-            Some((Ok(p), Execution::Describe(d))) if d.program == written => p.clone(),
+            Some((Ok(p), Execution::Describe(d))) if same(&d.program) => p.clone(),
             Some((Err(e), _)) => return Err(e.clone()),
             _ if written.is_absolute() => {
                 match written.ancestors().find(|a| a.ends_with("tools/bin")) {
@@ -877,8 +926,11 @@ impl Runtime {
                     None => program::resolve(&inv.program, &self.policy.path)?,
                 }
             }
-            _ if !inv.program.contains('/') => program::resolve(&inv.program, &self.policy.path)?,
-            _ => return Err(Refusal::RelativeProgram(inv.program.clone())),
+            _ if !relative => program::resolve(&inv.program, &self.policy.path)?,
+            _ => match self.root_for(inv) {
+                Some(root) => relative_program(root, written)?,
+                None => return Err(Refusal::RelativeProgram(inv.program.clone())),
+            },
         };
         let in_manifest = entry.is_some_and(|e| e.program.as_ref().ok() == Some(&program));
         let allowed = match &inv.subcommand {
@@ -1218,6 +1270,25 @@ fn script_path(skill_dir: &Path, script: &str) -> Result<PathBuf, Refusal> {
         });
     }
     Ok(resolved)
+}
+
+/// A manifest-relative program resolved against `root` with the checks of a
+/// manifest loaded from there: under `tools/bin` (agentcli) it must stay
+/// inside `root/tools/bin`, otherwise (describe) inside its own directory;
+/// both canonicalized, symlinks included.
+fn relative_program(root: &Path, written: &Path) -> Result<PathBuf, Refusal> {
+    use std::path::Component;
+    let path = root.join(written);
+    let mut parts = written
+        .components()
+        .filter(|c| !matches!(c, Component::CurDir));
+    let in_bin = parts.next() == Some(Component::Normal("tools".as_ref()))
+        && parts.next() == Some(Component::Normal("bin".as_ref()));
+    if in_bin {
+        program::resolve_within(&path, &root.join("tools/bin"))
+    } else {
+        program::resolve_within(&path, path.parent().unwrap_or(root))
+    }
 }
 
 /// A resolver's argv as it would run (for showing in a dry run).

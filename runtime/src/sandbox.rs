@@ -53,6 +53,18 @@ impl Sandbox {
         &self.roots
     }
 
+    /// The roots of `self`, then those of `other` that `self` lacks
+    /// (see [`Policy::merge`](crate::Policy::merge)).
+    pub fn union(&self, other: &Sandbox) -> Sandbox {
+        let mut roots = self.roots.clone();
+        for root in &other.roots {
+            if !roots.contains(root) {
+                roots.push(root.clone());
+            }
+        }
+        Sandbox { roots }
+    }
+
     /// True when there is no root.
     pub fn is_empty(&self) -> bool {
         self.roots.is_empty()

@@ -655,6 +655,7 @@ impl toolsmith::Tool for Echo {
             resolve: vec![],
             subcommand: Some("%s".into()),
             chai: None,
+            manifest_dir: None,
         })
     }
 }
@@ -692,6 +693,7 @@ impl toolsmith::Tool for Generated {
             resolve: vec![],
             subcommand: None,
             chai: None,
+            manifest_dir: None,
         })
     }
 }

@@ -131,7 +131,12 @@ impl __ts::Tool for NotesmdCliSearchArgs {
         static SPECS: __ts::ChaiSpecs = __ts::ChaiSpecs::new(
             "[{\"version\":\"legacy\",\"binary\":\"notesmd-cli\",\"subcommand\":\"search\",\"args\":[{\"param\":\"query\",\"kind\":\"positional\"},{\"param\":\"text\",\"kind\":\"positional\",\"normalizeNewlines\":true},{\"param\":\"limit\",\"kind\":\"flag\"},{\"param\":\"offset\",\"kind\":\"flag\"},{\"param\":\"vault\",\"kind\":\"flag\",\"flag\":\"vault-name\"},{\"param\":\"overwrite\",\"kind\":\"flagifboolean\",\"flagIfTrue\":\"--overwrite\",\"flagIfFalse\":\"--append\"},{\"param\":\"mode\",\"kind\":\"flag\"},{\"param\":\"date\",\"kind\":\"flag\",\"resolveCommand\":{\"script\":{\"script\":\"resolve-date\",\"args\":[\"$param\"]}}},{\"param\":\"score\",\"kind\":\"flag\"},{\"param\":\"tags\",\"kind\":\"flag\"},{\"param\":\"recursive\",\"kind\":\"flagifboolean\",\"flagIfTrue\":\"-r\"},{\"param\":\"color\",\"kind\":\"flagifboolean\",\"flagIfFalse\":\"--no-color\"}]}]",
         );
-        __ts::chai_invocation(<Self as __ts::Tool>::NAME, SPECS.get(), self)
+        __ts::chai_invocation(
+            <Self as __ts::Tool>::NAME,
+            SPECS.get(),
+            self,
+            MANIFEST_DIR,
+        )
     }
 }
 #[allow(dead_code)]
@@ -362,7 +367,12 @@ impl __ts::Tool for ShapesToolArgs {
         static SPECS: __ts::ChaiSpecs = __ts::ChaiSpecs::new(
             "[{\"version\":\"legacy\",\"binary\":\"shapes\",\"subcommand\":\"draw\",\"args\":[{\"param\":\"type\",\"kind\":\"positional\"}]}]",
         );
-        __ts::chai_invocation(<Self as __ts::Tool>::NAME, SPECS.get(), self)
+        __ts::chai_invocation(
+            <Self as __ts::Tool>::NAME,
+            SPECS.get(),
+            self,
+            MANIFEST_DIR,
+        )
     }
 }
 #[allow(dead_code)]
@@ -396,11 +406,12 @@ impl __ts::Tool for GetWeatherArgs {
     fn invocation(&self) -> __ts::Result<__ts::Invocation, __ts::ArgvError> {
         __ts::command_invocation(
             <Self as __ts::Tool>::NAME,
-            "/repo/tools/bin/get_weather",
+            "./tools/bin/get_weather",
             &["--json"],
             self,
             &["TZ"],
             __ts::Some(7u64),
+            MANIFEST_DIR,
         )
     }
 }
@@ -439,8 +450,9 @@ impl __ts::Tool for DiskUsageArgs {
     fn invocation(&self) -> __ts::Result<__ts::Invocation, __ts::ArgvError> {
         __ts::describe_invocation(
             <Self as __ts::Tool>::NAME,
-            "/repo/tools/disk_usage.sh",
+            "./tools/disk_usage.sh",
             self,
+            MANIFEST_DIR,
         )
     }
 }
@@ -591,7 +603,14 @@ pub fn policy() -> __ts::Policy {
     for (binary, subcommands) in ALLOWLIST {
         policy.allow_mut(binary, subcommands.iter().copied());
     }
-    policy.allow_mut("/repo/tools/bin/get_weather", ::std::iter::empty::<&str>());
-    policy.allow_mut("/repo/tools/disk_usage.sh", ::std::iter::empty::<&str>());
+    policy.allow_mut("./tools/bin/get_weather", ::std::iter::empty::<&str>());
+    policy.allow_mut("./tools/disk_usage.sh", ::std::iter::empty::<&str>());
     policy
 }
+/// The manifest's directory where `tools!` expanded (on the build
+/// machine), or `None` in code written by `toolsmith gen`. Programs
+/// and the chai skill directory are manifest-relative; the runtime
+/// resolves them against `Runtime::with_root`, and against this only
+/// when it has no root.
+#[allow(dead_code)]
+pub const MANIFEST_DIR: __ts::Option<&str> = __ts::None;

@@ -657,6 +657,7 @@ pub fn chai_invocation<T: serde::Serialize + ?Sized>(
     tool: &str,
     specs: &[ChaiExecution],
     args: &T,
+    manifest_dir: Option<&str>,
 ) -> Result<super::Invocation, ArgvError> {
     let arguments = match serde_json::to_value(args) {
         Ok(Value::Object(map)) => map,
@@ -667,7 +668,7 @@ pub fn chai_invocation<T: serde::Serialize + ?Sized>(
             });
         }
     };
-    Ok(super::Invocation::chai(tool, specs.to_vec(), arguments))
+    Ok(super::Invocation::chai(tool, specs.to_vec(), arguments).with_manifest_dir(manifest_dir))
 }
 
 /// The command a chai invocation would run, without a policy (no allowlist,
