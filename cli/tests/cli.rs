@@ -4,7 +4,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use toolsmith_manifest::Severity;
-use toolsmith_manifest::rules;
+use toolsmith_manifest::registry;
 
 /// The crate directory (`cli/`); tests run the binary from here.
 fn crate_dir() -> &'static Path {
@@ -139,12 +139,15 @@ fn missing_path_is_reported_the_others_still_linted_exit_2() {
 
 #[test]
 fn deny_warnings_turns_warnings_into_exit_1() {
-    if rules::all().iter().all(|r| r.severity != Severity::Warning) {
+    if registry::all()
+        .iter()
+        .all(|r| r.severity != Severity::Warning)
+    {
         eprintln!("notice: no rule warns by default yet; --deny-warnings test skipped");
         return;
     }
-    // Inputs that the dialect rules are expected to warn about (dialects.md §9:
-    // D14 absolute agentcli command, D20 unknown skill field); the first one
+    // Inputs that the dialect rules are expected to warn about (an absolute
+    // agentcli command, an unknown skill field); the first one
     // that gives warnings and no errors is used.
     let dir = scratch("deny-warnings");
     write(
@@ -628,7 +631,7 @@ fn sarif_output_is_valid_sarif_2_1_0() {
         .iter()
         .map(|r| r["id"].as_str().expect("id"))
         .collect();
-    let all: Vec<&str> = rules::all().iter().map(|r| r.id).collect();
+    let all: Vec<&str> = registry::all().iter().map(|r| r.id).collect();
     assert_eq!(ids, all);
     let results = run["results"].as_array().expect("results");
     let from_json = json(&toolsmith_in(&dir, &["lint", "--format", "json"]));
@@ -696,7 +699,7 @@ fn rules_lists_every_rule() {
             )
         })
         .collect();
-    let mut all = rules::all();
+    let mut all = registry::all();
     all.extend(toolsmith_codegen::issue::RULES.iter().copied());
     all.sort_by_key(|r| r.id);
     assert!(all.iter().any(|r| r.id == "codegen/name-collision"));
@@ -913,7 +916,7 @@ fn dialect_flag_overrides_detection() {
 #[test]
 fn readme_lists_every_rule() {
     let readme = std::fs::read_to_string(crate_dir().join("../README.md")).expect("read README.md");
-    let mut all = rules::all();
+    let mut all = registry::all();
     all.extend(toolsmith_codegen::issue::RULES.iter().copied());
     let missing: Vec<&str> = all
         .iter()

@@ -31,8 +31,11 @@ pub struct Output {
 /// Names used by the generated module itself.
 const RESERVED: &[&str] = &["ToolCall"];
 
-/// The generated code of a manifest.
-pub fn tools(manifest: &Manifest) -> Output {
+/// The generated code of a manifest: full items for each of its tools, and a
+/// stand-in ([`stub`]) for each name of `stubs` (tools whose definition has
+/// an error), so that after manifest errors the user's code sees every type
+/// it names and only the manifest's errors are reported.
+pub fn tools(manifest: &Manifest, stubs: &[String]) -> Output {
     let mut names = Names::default();
     let mut issues = Vec::new();
     for reserved in RESERVED {
@@ -45,6 +48,7 @@ pub fn tools(manifest: &Manifest) -> Output {
     }
     let mut tokens = emit::prelude();
     let mut variants = Vec::new();
+    let mut all_exact = true;
     let dir = manifest_dir_of(&manifest.path);
     for (i, tool) in manifest.tools.iter().enumerate() {
         let pascal = ident::pascal(&tool.name, &format!("Tool{i}"));
@@ -58,13 +62,15 @@ pub fn tools(manifest: &Manifest) -> Output {
             continue;
         }
         let mut space = TypeSpace::new(i, &tool.parameters, &mut names, &mut issues);
+        let fallback = format!("Arguments of the `{}` tool.", tool.name);
         space.root_struct(
             &args_name,
             &tool.parameters,
             "",
-            tool.description.as_deref(),
+            tool.description.as_deref().or(Some(&fallback)),
         );
         let items = std::mem::take(&mut space.items);
+        all_exact &= emit::is_exact(&args_name, &items);
         let chai = matches!(tool.execution, Execution::Chai(_));
         for item in &items {
             tokens.extend(emit::item(item, &items, chai && item.name() != args_name));
@@ -76,7 +82,18 @@ pub fn tools(manifest: &Manifest) -> Output {
         tokens.extend(tool_impl(i, tool, &args_name, fields, &dir, &mut issues));
         variants.push((ident(&pascal), ident(&args_name), tool.name.clone()));
     }
-    tokens.extend(tool_call(&variants));
+    for (i, name) in stubs.iter().enumerate() {
+        let pascal = ident::pascal(name, &format!("Stub{i}"));
+        let args_name = format!("{pascal}Args");
+        // A stand-in never reports a collision of its own.
+        let place = Place::ToolName { tool: usize::MAX };
+        if !names.claim(&args_name, name, place, &mut Vec::new()) {
+            continue;
+        }
+        tokens.extend(stub(name, &args_name));
+        variants.push((ident(&pascal), ident(&args_name), name.clone()));
+    }
+    tokens.extend(tool_call(&variants, all_exact));
     tokens.extend(policy(manifest, &dir));
     Output { tokens, issues }
 }
@@ -177,6 +194,7 @@ fn tool_impl(
                 #invocation
             }
         }
+        #[allow(dead_code)]
         impl #args {
             #methods
         }
@@ -191,9 +209,13 @@ fn string_list(items: &[String]) -> TokenStream {
 /// needs a declared parameter (unless a default or `optional` supplies it),
 /// a `flagifboolean` a boolean one.
 fn check_mappings(tool: usize, specs: &[ChaiExecution], fields: &[Field], issues: &mut Vec<Issue>) {
-    for spec in specs {
+    for (spec_index, spec) in specs.iter().enumerate() {
         for (index, m) in spec.args.iter().enumerate() {
-            let place = Place::Mapping { tool, index };
+            let place = Place::Mapping {
+                tool,
+                spec: spec_index,
+                index,
+            };
             let field = fields.iter().find(|f| f.wire == m.param);
             let param = &m.param;
             match (m.kind, field) {
@@ -279,6 +301,7 @@ fn command_argv(command: &CommandExecution, dir: &Path) -> (TokenStream, TokenSt
     let invocation = quote!(#support::command_invocation(<Self as __ts::Tool>::NAME, #program, &[#(#fixed),*], self, &[#(#env),*], #timeout, MANIFEST_DIR));
     let methods = quote! {
         /// The `command` array as declared (the arguments go to stdin).
+        #[allow(clippy::unused_self, clippy::unnecessary_wraps)]
         pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, #support::ArgvError> {
             __ts::Ok(#argv)
         }
@@ -299,7 +322,11 @@ fn describe_argv(describe: &DescribeExecution, dir: &Path) -> (TokenStream, Toke
     (invocation, methods)
 }
 
-fn tool_call(variants: &[(proc_macro2::Ident, proc_macro2::Ident, String)]) -> TokenStream {
+fn tool_call(
+    variants: &[(proc_macro2::Ident, proc_macro2::Ident, String)],
+    exact: bool,
+) -> TokenStream {
+    let exact = exact.then(|| quote!(Eq, Hash,));
     let support = support();
     let json = json_path();
     let v: Vec<_> = variants.iter().map(|(v, _, _)| v).collect();
@@ -312,13 +339,15 @@ fn tool_call(variants: &[(proc_macro2::Ident, proc_macro2::Ident, String)]) -> T
     };
     quote! {
         /// A call of one of the manifest's tools, with typed arguments.
-        #[derive(Debug, Clone, PartialEq)]
+        #[derive(Debug, Clone, PartialEq, #exact)]
         pub enum ToolCall {
             #(#[doc = concat!("`", #n, "`")] #v(#a)),*
         }
+        #[allow(dead_code)]
         impl ToolCall {
             /// Parses a model's call: the name must be one of the manifest's
             /// tools, the arguments (JSON text) must satisfy its schema.
+            #[allow(clippy::match_single_binding)]
             pub fn parse(name: &str, arguments: &str) -> __ts::Result<Self, #support::CallError> {
                 let _ = arguments;
                 match name {
@@ -365,7 +394,8 @@ fn tool_call(variants: &[(proc_macro2::Ident, proc_macro2::Ident, String)]) -> T
         #(impl ::std::convert::From<#a> for ToolCall {
             fn from(args: #a) -> Self { Self::#v(args) }
         })*
-        /// The tools as a model expects them (OpenAI function-tool shape).
+        /// The tools as a model expects them (the `OpenAI` function-tool shape).
+        #[allow(dead_code)]
         pub fn definitions() -> #json::Value {
             #json::Value::Array(::std::vec![#(<#a as __ts::Tool>::definition()),*])
         }
@@ -407,47 +437,41 @@ fn policy(manifest: &Manifest, dir: &Path) -> TokenStream {
     }
 }
 
-/// Stand-ins emitted after errors, so that the user's code does not drown in
-/// follow-on errors: every tool name that can be read, with empty types.
-pub fn stubs(tool_names: &[String]) -> TokenStream {
-    let mut seen = std::collections::BTreeSet::new();
-    let mut variants = Vec::new();
-    let mut tokens = emit::prelude();
+/// The stand-in for tool `name` after a manifest error in its definition:
+/// an empty `…Args` type that implements `Tool` (and so `Call`). The build
+/// fails on the manifest's error, so it is never run; were it called, its
+/// invocation is refused.
+fn stub(name: &str, args_name: &str) -> TokenStream {
     let support = support();
-    for (i, name) in tool_names.iter().enumerate() {
-        let pascal = ident::pascal(name, &format!("Tool{i}"));
-        if !seen.insert(pascal.clone()) {
-            continue;
-        }
-        let args = ident(&format!("{pascal}Args"));
-        tokens.extend(quote! {
-            #[derive(Debug, Clone, PartialEq)]
-            pub struct #args {}
-            impl #args {
-                pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, #support::ArgvError> {
-                    __ts::Ok(__ts::Vec::new())
-                }
-            }
-        });
-        variants.push((ident(&pascal), args, name.clone()));
-    }
     let json = json_path();
-    let v: Vec<_> = variants.iter().map(|(v, _, _)| v).collect();
-    let a: Vec<_> = variants.iter().map(|(_, a, _)| a).collect();
-    tokens.extend(quote! {
-        #[derive(Debug, Clone, PartialEq)]
-        pub enum ToolCall { #(#v(#a)),* }
-        impl ToolCall {
-            pub fn parse(name: &str, _arguments: &str) -> __ts::Result<Self, #support::CallError> {
-                __ts::Err(#support::CallError::UnknownTool(__ts::String::from(name)))
+    let args = ident(args_name);
+    let doc = format!(
+        " Stand-in for tool `{name}`: its definition in the manifest has an error \
+         (reported by the build), so it has no typed arguments yet."
+    );
+    let refusal = format!("tool `{name}` has an error in its manifest definition");
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, __ts::Serialize, __ts::Deserialize)]
+        #[serde(crate = "::toolsmith::__private::serde")]
+        pub struct #args {}
+        impl __ts::Tool for #args {
+            const NAME: &'static str = #name;
+            const DESCRIPTION: &'static str = "";
+            fn parameters() -> &'static #json::Value {
+                static SCHEMA: #support::SchemaText = #support::SchemaText::new("{\"type\":\"object\"}");
+                SCHEMA.get()
             }
-            pub fn name(&self) -> &'static str { "" }
-            pub fn invocation(&self) -> __ts::Result<#support::Invocation, #support::ArgvError> {
-                __ts::Err(#support::ArgvError::Missing { param: __ts::String::new() })
+            fn invocation(&self) -> __ts::Result<#support::Invocation, #support::ArgvError> {
+                __ts::Err(#support::ArgvError::Refused { message: __ts::String::from(#refusal) })
             }
-            pub fn arguments(&self) -> #json::Value { #json::Value::Null }
         }
-        pub fn definitions() -> #json::Value { #json::Value::Null }
-    });
-    tokens
+        #[allow(dead_code)]
+        impl #args {
+            /// Refused: see the type's documentation.
+            pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, #support::ArgvError> {
+                __ts::Tool::invocation(self).map(|i| i.argv())
+            }
+        }
+    }
 }

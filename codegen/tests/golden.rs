@@ -26,6 +26,7 @@ fn chai(binary: &str, subcommand: &str, args: Vec<ArgMapping>) -> Execution {
 
 pub fn kitchen_sink() -> Manifest {
     let search = Tool {
+        origin: Default::default(),
         name: "notesmd_cli_search".into(),
         description: Some("Search notes.\nReturns matching lines.".into()),
         parameters: json!({
@@ -87,6 +88,7 @@ pub fn kitchen_sink() -> Manifest {
         ),
     };
     let shapes = Tool {
+        origin: Default::default(),
         name: "shapes-tool".into(),
         description: None,
         parameters: json!({
@@ -126,6 +128,7 @@ pub fn kitchen_sink() -> Manifest {
         execution: chai("shapes", "draw", vec![arg("type", ArgKind::Positional)]),
     };
     let weather = Tool {
+        origin: Default::default(),
         name: "get_weather".into(),
         description: Some("Weather.".into()),
         parameters: json!({
@@ -141,6 +144,7 @@ pub fn kitchen_sink() -> Manifest {
         }),
     };
     let disk = Tool {
+        origin: Default::default(),
         name: "disk_usage".into(),
         description: Some("Disk usage.".into()),
         parameters: json!({"type": "object", "properties": {"path": {"type": "string"}}, "required": []}),
@@ -149,6 +153,7 @@ pub fn kitchen_sink() -> Manifest {
         }),
     };
     Manifest {
+        unusable: Vec::new(),
         dialect: Dialect::ChaiLegacy,
         path: PathBuf::from("/repo/tools.json"),
         inputs: Vec::new(),
@@ -159,7 +164,7 @@ pub fn kitchen_sink() -> Manifest {
 
 #[test]
 fn kitchen_sink_matches_golden() {
-    let out = toolsmith_codegen::tools::tools(&kitchen_sink());
+    let out = toolsmith_codegen::tools::tools(&kitchen_sink(), &[]);
     let warnings: Vec<String> = out
         .issues
         .iter()
@@ -195,6 +200,8 @@ fn kitchen_sink_matches_golden() {
 fn skill_items() {
     use toolsmith_manifest::dialect::skill::Skill;
     let skill = Skill {
+        params_origin: Default::default(),
+        returns_origin: Default::default(),
         name: "pdf-fill".into(),
         description: "Fill PDF forms.".into(),
         allowed_tools: vec!["Read".into(), "Bash(pdftk:*)".into()],
@@ -244,7 +251,7 @@ fn collisions_are_reported_with_both_names() {
         "properties": {"cityName": {"type": "string"}, "city_name": {"type": "string"},
                        "unit": {"enum": ["a-b", "a_b"]}}
     });
-    let out = toolsmith_codegen::tools::tools(&manifest);
+    let out = toolsmith_codegen::tools::tools(&manifest, &[]);
     let errors: Vec<&str> = out
         .issues
         .iter()

@@ -34,6 +34,7 @@ impl CatalogEntry {
             execution: Execution::Describe(DescribeExecution {
                 program: self.path.clone(),
             }),
+            origin: model::Origin::default(),
         }
     }
 }

@@ -63,7 +63,8 @@ pub(crate) struct Hidden {
     pub resolving: std::time::Duration,
 }
 
-/// The output pipeline of a call (chai v0.5, dialects.md §2.10).
+/// The output pipeline of a call (chai v0.5: exit status, `postProcess`,
+/// `hintConditions`, truncation, `sideRead`).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OutputPlan {
     /// Exit codes besides 0 that count as success.

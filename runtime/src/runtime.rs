@@ -352,7 +352,7 @@ impl Runtime {
         Ok(outcome)
     }
 
-    /// chai v0.5's output pipeline (dialects.md §2.10) applied to a call that
+    /// chai v0.5's output pipeline (see `crate::output`) applied to a call that
     /// ran; the result the model gets is `outcome.result`.
     fn apply_pipeline(&self, plan: &Plan, outcome: &mut Outcome, cancel: &CancelToken) {
         let code = match outcome.status {

@@ -1,5 +1,6 @@
 //! The path sandbox of chai `readPath` / `writePath` / `workingdir`
-//! parameters (dialects.md §2.8): a value is resolved against the first root,
+//! parameters (as chai v0.5 at fb29f89, `crates/lib/src/tools/generic/sandbox.rs`
+//! and `exec.rs`): a value is resolved against the first root,
 //! canonicalized through symlinks, and must stay under one of the roots.
 //!
 //! Stricter than chai: `~`, `file://` and `.git` components are refused in

@@ -1,4 +1,5 @@
-//! Failure modes of runtime-safety.md §2, each with real processes.
+//! Failure modes of running tools (the F numbers of the last column of
+//! docs/runtime.md's table of guarantees), each with real processes.
 
 mod common;
 

@@ -36,10 +36,10 @@ impl Runtime {
     pub fn load(path: &Path, policy: Policy) -> Result<Self, LoadError> {
         let display = path.display().to_string();
         let loaded =
-            toolsmith_manifest::lint::load(path, &display, &Default::default()).map_err(|d| {
+            toolsmith_manifest::lint::load(path, &display, &Default::default()).map_err(|f| {
                 LoadError {
                     path: display,
-                    diagnostics: d.0,
+                    diagnostics: f.diagnostics.0,
                 }
             })?;
         let mut rt = Runtime::new(policy);

@@ -1,7 +1,8 @@
-//! Building argv: chai's reference semantics (dialects.md §1.4) and the
-//! argument hygiene the reference lacks (runtime-safety.md F12, F13, F15), in
-//! one place for the code `tools!` generates and for manifests the
-//! [`Runtime`](crate::Runtime) loads at run time.
+//! Building argv: chai's semantics (14ef265 `crates/lib/src/tools/generic.rs`,
+//! and its successor in fb29f89) and the argument hygiene chai lacks (a
+//! value never becomes an option, no NUL bytes, bounded sizes; see the argv
+//! row of docs/runtime.md), in one place for the code `tools!` generates and
+//! for manifests the [`Runtime`](crate::Runtime) loads at run time.
 
 use super::{ArgvError, Invocation, MAX_ARG_BYTES, PendingResolve, ResolveCommand};
 use serde::Serialize;

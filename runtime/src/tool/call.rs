@@ -60,7 +60,8 @@ impl CompiledSchema {
                         .build(schema)
                         .map_err(|e| e.to_string())
                 };
-                // jsonschema panics on some unknown `$schema` URIs (crates.md P1).
+                // jsonschema 0.60 panics on some unknown `$schema` URIs (it
+                // cannot resolve their meta-schema without `resolve-http`).
                 std::panic::catch_unwind(build)
                     .unwrap_or_else(|_| Err("the schema's `$schema` cannot be resolved".into()))
             })

@@ -1,12 +1,15 @@
 //! A chai call, from the arguments to everything a process needs: the path
 //! pass (sandbox, canonical values, path-like refusal), the working
-//! directory, deny patterns, argv, stdin and temp files (dialects.md
-//! §2.7–§2.9, and §1.4 for the legacy format). The one place that turns a
+//! directory, deny patterns, argv, stdin and temp files (chai v0.5 at
+//! fb29f89: `crates/lib/src/tools/generic/`; chai 14ef265's
+//! `tools/generic.rs` for the legacy format). The one place that turns a
 //! chai execution spec into a command: the runtime's plan, `toolsmith run
 //! --dry-run` and generated code all come here.
 //!
 //! Resolvers are run through a callback, so a dry run can show them instead
-//! of running them. Where chai is unsafe (dialects.md §2.13) this is strict:
+//! of running them. Where chai is unsafe (README.md, "Where chai is unsafe,
+//! toolsmith is strict"; docs/chai-argv-cases.md, "chai behaviour seen while
+//! recording") this is strict:
 //! each piece of a `split` value is checked, a path parameter's value is
 //! checked before its resolver sees it, a parameter that only feeds resolver
 //! or `postProcess` arguments gets the path-like check, `unsafePath` needs
@@ -316,8 +319,8 @@ impl Preparer<'_, '_> {
             );
         }
         // A parameter that no mapping turns into argv only feeds resolver
-        // or `postProcess` arguments: chai never checks it (dialects.md
-        // §2.13); here it gets V8 like any other non-path value.
+        // or `postProcess` arguments: chai never checks it; here it gets the
+        // path-like check like any other non-path value.
         for (name, value) in &self.args {
             if let Value::String(s) = value
                 && !self.spec.args.iter().any(|m| m.param == *name)
