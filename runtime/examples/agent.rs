@@ -31,7 +31,10 @@ const ASSISTANT: &str = r#"{
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     // 1. The tools, in the shape the provider expects, for the request.
     let request_tools = coreutils::definitions();
-    eprintln!("offering {} tools", request_tools.as_array().map_or(0, Vec::len));
+    eprintln!(
+        "offering {} tools",
+        request_tools.as_array().map_or(0, Vec::len)
+    );
 
     // 2. The runtime: the manifest's allowlist and nothing else; relative
     //    paths resolve inside the working directory (the sandbox root).
@@ -44,7 +47,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some(text) => serde_json::from_str(&text)?,
         None => serde_json::from_str(ASSISTANT)?,
     };
-    let calls = assistant["tool_calls"].as_array().cloned().unwrap_or_default();
+    let calls = assistant["tool_calls"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     let mut messages = Vec::new();
     for call in &calls {
         let name = call["function"]["name"].as_str().unwrap_or_default();
