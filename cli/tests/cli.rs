@@ -4,7 +4,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use toolsmith_manifest::Severity;
-use toolsmith_manifest::rules;
+use toolsmith_manifest::registry;
 
 /// The crate directory (`cli/`); tests run the binary from here.
 fn crate_dir() -> &'static Path {
@@ -139,12 +139,15 @@ fn missing_path_is_reported_the_others_still_linted_exit_2() {
 
 #[test]
 fn deny_warnings_turns_warnings_into_exit_1() {
-    if rules::all().iter().all(|r| r.severity != Severity::Warning) {
+    if registry::all()
+        .iter()
+        .all(|r| r.severity != Severity::Warning)
+    {
         eprintln!("notice: no rule warns by default yet; --deny-warnings test skipped");
         return;
     }
-    // Inputs that the dialect rules are expected to warn about (dialects.md §9:
-    // D14 absolute agentcli command, D20 unknown skill field); the first one
+    // Inputs that the dialect rules are expected to warn about (an absolute
+    // agentcli command, an unknown skill field); the first one
     // that gives warnings and no errors is used.
     let dir = scratch("deny-warnings");
     write(
@@ -628,7 +631,7 @@ fn sarif_output_is_valid_sarif_2_1_0() {
         .iter()
         .map(|r| r["id"].as_str().expect("id"))
         .collect();
-    let all: Vec<&str> = rules::all().iter().map(|r| r.id).collect();
+    let all: Vec<&str> = registry::all().iter().map(|r| r.id).collect();
     assert_eq!(ids, all);
     let results = run["results"].as_array().expect("results");
     let from_json = json(&toolsmith_in(&dir, &["lint", "--format", "json"]));
@@ -696,7 +699,7 @@ fn rules_lists_every_rule() {
             )
         })
         .collect();
-    let mut all = rules::all();
+    let mut all = registry::all();
     all.extend(toolsmith_codegen::issue::RULES.iter().copied());
     all.sort_by_key(|r| r.id);
     assert!(all.iter().any(|r| r.id == "codegen/name-collision"));
@@ -913,7 +916,7 @@ fn dialect_flag_overrides_detection() {
 #[test]
 fn readme_lists_every_rule() {
     let readme = std::fs::read_to_string(crate_dir().join("../README.md")).expect("read README.md");
-    let mut all = rules::all();
+    let mut all = registry::all();
     all.extend(toolsmith_codegen::issue::RULES.iter().copied());
     let missing: Vec<&str> = all
         .iter()
@@ -929,4 +932,104 @@ fn readme_lists_every_rule() {
     };
     let listed = readme.lines().filter(is_rule_row).count();
     assert_eq!(listed, all.len(), "README.md lists rules that do not exist");
+}
+
+/// The files `toolsmith gen` is given for a fixture directory: each
+/// `tools.json` (the split layout's siblings come along), describe file and
+/// skill file.
+fn gen_entry_points(dir: &Path, out: &mut Vec<PathBuf>) {
+    use toolsmith_manifest::lint::{FileKind, classify};
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            gen_entry_points(&path, out);
+        } else if matches!(
+            classify(&path),
+            Some(FileKind::Tools | FileKind::Describe | FileKind::Skill)
+        ) {
+            out.push(path);
+        }
+    }
+}
+
+/// `toolsmith gen` output is relocatable: given each fixture by its absolute
+/// path, the code holds no path of this machine (`MANIFEST_DIR` is `None`,
+/// programs are manifest-relative: `./tools/bin/…`); every string that
+/// starts with `/` is one the manifest itself wrote (an absolute agentcli
+/// command, a description).
+#[test]
+fn gen_output_holds_no_absolute_path() {
+    let fixtures = crate_dir().join("../fixtures").canonicalize().unwrap();
+    let mut paths = Vec::new();
+    for dialect in ["agentcli", "chai", "describe", "skill"] {
+        gen_entry_points(&fixtures.join(dialect).join("valid"), &mut paths);
+    }
+    gen_entry_points(&fixtures.join("examples"), &mut paths);
+    let repo = fixtures.parent().unwrap().to_str().unwrap().to_owned();
+    let mut programs = 0;
+    for path in &paths {
+        let out = toolsmith(&["gen", path.to_str().unwrap()]);
+        assert_eq!(status(&out), 0, "{}: {}", path.display(), stderr(&out));
+        let code = stdout(&out);
+        assert!(
+            !code.contains(&repo),
+            "{}: {repo} in\n{code}",
+            path.display()
+        );
+        assert!(
+            !code.contains("/work/"),
+            "{}: /work/ in\n{code}",
+            path.display()
+        );
+        let dir = path.parent().unwrap();
+        let mut sources = String::new();
+        gen_sources(dir, &mut sources);
+        for literal in code.split('"').skip(1).step_by(2) {
+            if let Some(text) = literal.strip_prefix('/') {
+                let text = text.split('\\').next().unwrap_or_default();
+                assert!(
+                    sources.contains(&format!("/{text}")),
+                    "{}: \"/{text}\" is not written in the manifest",
+                    path.display()
+                );
+            }
+        }
+        for call in ["command_invocation(", "describe_invocation("] {
+            for site in code.split(call).skip(1) {
+                let program = site.split('"').nth(1).unwrap();
+                programs += 1;
+                assert!(
+                    program.starts_with("./") || sources.contains(&format!("\"{program}\"")),
+                    "{}: program {program:?}",
+                    path.display()
+                );
+            }
+        }
+        if code.contains("MANIFEST_DIR") {
+            assert!(
+                code.contains("pub const MANIFEST_DIR: __ts::Option<&str> = __ts::None;"),
+                "{}",
+                path.display()
+            );
+        }
+    }
+    assert!(paths.len() > 20 && programs > 5, "{paths:?}, {programs}");
+}
+
+/// The text of every file in `dir` and its subdirectories.
+fn gen_sources(dir: &Path, out: &mut String) {
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            gen_sources(&path, out);
+        } else if let Ok(text) = std::fs::read_to_string(&path) {
+            out.push_str(&text);
+        }
+    }
 }

@@ -32,7 +32,8 @@ pub fn doc(text: Option<&str>) -> TokenStream {
     match text {
         Some(text) if !text.trim().is_empty() => {
             let lines = text.lines().map(|l| format!(" {l}"));
-            quote!(#(#[doc = #lines])*)
+            // The manifest's prose, not Markdown written for rustdoc.
+            quote!(#(#[doc = #lines])* #[allow(clippy::doc_markdown)])
         }
         _ => TokenStream::new(),
     }
@@ -117,6 +118,63 @@ fn default_expr(value: &Value, ty: &Ty, items: &[Item]) -> TokenStream {
     }
 }
 
+/// The JSON type a Rust type stands for, for fallback docs.
+fn json_type(ty: &Ty) -> &'static str {
+    match ty {
+        Ty::String => "string",
+        Ty::I64 | Ty::U64 => "integer",
+        Ty::F64 => "number",
+        Ty::Bool => "boolean",
+        Ty::Value => "any JSON value",
+        Ty::JsonMap | Ty::Map(_) => "object",
+        Ty::Vec(_) => "array",
+        Ty::Named {
+            is_struct: true, ..
+        } => "object",
+        Ty::Named {
+            is_struct: false, ..
+        } => "string, one of the enum's values",
+        Ty::Boxed(inner) => json_type(inner),
+    }
+}
+
+/// True when values of `ty` can derive `Eq` and `Hash`: no float and no
+/// `serde_json::Value` anywhere inside (structs of `items` followed once).
+fn exact(ty: &Ty, items: &[Item], seen: &mut Vec<String>) -> bool {
+    match ty {
+        Ty::F64 | Ty::Value | Ty::JsonMap => false,
+        Ty::String | Ty::I64 | Ty::U64 | Ty::Bool => true,
+        Ty::Map(inner) | Ty::Vec(inner) | Ty::Boxed(inner) => exact(inner, items, seen),
+        Ty::Named {
+            is_struct: false, ..
+        } => true,
+        Ty::Named {
+            name,
+            is_struct: true,
+        } => {
+            if seen.contains(name) {
+                return true;
+            }
+            seen.push(name.clone());
+            items.iter().all(|item| match item {
+                Item::Struct {
+                    name: n, fields, ..
+                } if n == name => fields.iter().all(|f| exact(&f.ty, items, seen)),
+                _ => true,
+            })
+        }
+    }
+}
+
+/// True when the struct `name` of `items` derives `Eq` and `Hash`.
+pub fn is_exact(name: &str, items: &[Item]) -> bool {
+    let ty = Ty::Named {
+        name: name.to_owned(),
+        is_struct: true,
+    };
+    exact(&ty, items, &mut Vec::new())
+}
+
 fn default_fn_name(field: &Field) -> String {
     format!("__default_{}", field.name)
 }
@@ -132,8 +190,10 @@ pub fn item(item: &Item, items: &[Item], argv_values: bool) -> TokenStream {
             deny_unknown,
         } => {
             let name_ident = ident(name);
-            let docs = doc(text.as_deref());
+            let fallback = format!("`{name}`: a JSON object.");
+            let docs = doc(text.as_deref().or(Some(&fallback)));
             let deny = deny_unknown.then(|| quote!(#[serde(deny_unknown_fields)]));
+            let exact = is_exact(name, items).then(|| quote!(Eq, Hash,));
             let field_tokens = fields.iter().map(|f| field(f, name));
             let defaults: Vec<TokenStream> = fields
                 .iter()
@@ -159,7 +219,7 @@ pub fn item(item: &Item, items: &[Item], argv_values: bool) -> TokenStream {
             });
             quote! {
                 #docs
-                #[derive(Debug, Clone, PartialEq,
+                #[derive(Debug, Clone, PartialEq, #exact
                     __ts::Serialize, __ts::Deserialize)]
                 #[serde(crate = "::toolsmith::__private::serde")]
                 #deny
@@ -174,7 +234,15 @@ pub fn item(item: &Item, items: &[Item], argv_values: bool) -> TokenStream {
             variants,
         } => {
             let name_ident = ident(name);
-            let docs = doc(text.as_deref());
+            let fallback = format!(
+                "`{name}`: a string, one of {}.",
+                variants
+                    .iter()
+                    .map(|(_, w)| format!("`{w}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            let docs = doc(text.as_deref().or(Some(&fallback)));
             let idents: Vec<_> = variants.iter().map(|(v, _)| ident(v)).collect();
             let wires: Vec<&str> = variants.iter().map(|(_, w)| w.as_str()).collect();
             let variant_docs = wires.iter().map(|w| format!(" `{w}`"));
@@ -189,7 +257,7 @@ pub fn item(item: &Item, items: &[Item], argv_values: bool) -> TokenStream {
                 }
                 impl #name_ident {
                     /// The wire value.
-                    pub fn as_str(&self) -> &'static str {
+                    pub fn as_str(self) -> &'static str {
                         match self { #(Self::#idents => #wires),* }
                     }
                 }
@@ -200,6 +268,7 @@ pub fn item(item: &Item, items: &[Item], argv_values: bool) -> TokenStream {
                 }
                 impl ::std::str::FromStr for #name_ident {
                     type Err = __ts::String;
+                    #[allow(clippy::uninlined_format_args)]
                     fn from_str(s: &str) -> __ts::Result<Self, Self::Err> {
                         match s {
                             #(#wires => __ts::Ok(Self::#idents),)*
@@ -220,7 +289,13 @@ pub fn item(item: &Item, items: &[Item], argv_values: bool) -> TokenStream {
 fn field(f: &Field, struct_name: &str) -> TokenStream {
     let name = ident(&f.name);
     let ty = field_ty(f);
-    let docs = doc(f.doc.as_deref());
+    let fallback = format!(
+        "`{}`: {}{}.",
+        f.wire,
+        json_type(&f.ty),
+        if f.optional { " (optional)" } else { "" }
+    );
+    let docs = doc(f.doc.as_deref().or(Some(&fallback)));
     let rename = (f.name != f.wire).then(|| {
         let wire = &f.wire;
         quote!(#[serde(rename = #wire)])

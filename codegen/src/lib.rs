@@ -9,26 +9,27 @@
 //! (errors) and schemas without a Rust type (warnings).
 //!
 //! ```no_run
-//! // build.rs
-//! let code = toolsmith_codegen::generate("tools.json".as_ref()).expect("manifest errors");
-//! std::fs::write(std::env::var("OUT_DIR").unwrap() + "/tools.rs", code).unwrap();
+//! // build.rs: writes $OUT_DIR/tools.rs, prints `cargo:rerun-if-changed`
+//! // lines, and on errors panics with the diagnostics as text.
+//! toolsmith_codegen::build("tools.json", "tools.rs").unwrap();
 //! ```
 
 pub mod emit;
 pub mod ident;
 pub mod issue;
-pub mod locate;
 pub mod render;
 pub mod skill;
 pub mod tools;
 pub mod types;
 
-use locate::{Located, Subject};
+use issue::Subject;
 use proc_macro2::TokenStream;
 use std::path::{Path, PathBuf};
 use toolsmith_manifest::diagnostic::{Diagnostic, Diagnostics, Severity};
 use toolsmith_manifest::lint::{self, FileKind, Input, Options};
-use toolsmith_manifest::{dialect, input, json, tree::Node};
+use toolsmith_manifest::model::{Execution, Manifest, Tool};
+use toolsmith_manifest::source::{Source, Span};
+use toolsmith_manifest::{dialect, input, recover};
 
 /// What the macros need from one expansion.
 #[derive(Debug)]
@@ -105,39 +106,26 @@ fn existing(paths: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
     paths.into_iter().filter(|p| p.is_file()).collect()
 }
 
-/// Tool names readable from a manifest that failed to load (for stubs).
-fn readable_tool_names(path: &Path) -> Vec<String> {
-    let file = if path.is_dir() {
-        path.join("tools.json")
-    } else {
-        path.to_path_buf()
-    };
-    let Ok(text) = std::fs::read_to_string(&file) else {
-        return Vec::new();
-    };
-    let Some(root) = json::parse(&text).root else {
-        return Vec::new();
-    };
-    let tools: Vec<&Node> = match root.as_array() {
-        Some(items) => items.iter().collect(),
-        None => match root.get("tools").and_then(Node::as_array) {
-            Some(items) => items.iter().collect(),
-            None => vec![&root],
-        },
-    };
-    tools
-        .into_iter()
-        .filter_map(|t| t.get("name").and_then(Node::as_str).map(str::to_owned))
-        .collect()
+/// How an expansion treats what it cannot bind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ExpandOptions {
+    /// Leave out tools that cannot be bound instead of failing
+    /// (`tools!("x.json", skip_unsupported)`).
+    pub skip_unsupported: bool,
 }
 
 /// Loads the manifest or skill at `path` (printed as `display`) and generates
 /// its items. Never panics on any input.
 pub fn expand(path: &Path, display: &str) -> Expansion {
+    expand_with(path, display, ExpandOptions::default())
+}
+
+/// [`expand`] with options.
+pub fn expand_with(path: &Path, display: &str, options: ExpandOptions) -> Expansion {
     if is_skill(path) {
         expand_skill(path, display)
     } else {
-        expand_tools(path, display)
+        expand_tools(path, display, options)
     }
 }
 
@@ -170,42 +158,111 @@ fn finish(
     }
 }
 
-fn expand_tools(path: &Path, display: &str) -> Expansion {
-    let map = PathMap::new(path, display);
+fn expand_tools(path: &Path, display: &str, options: ExpandOptions) -> Expansion {
     let main = if path.is_dir() {
         path.join("tools.json")
     } else {
         path.to_path_buf()
     };
     let siblings = ["allowlist.json", "execution.json"].map(|n| main.with_file_name(n));
-    let loaded = match lint::load(path, display, &Options::default()) {
-        Ok(loaded) => loaded,
-        Err(diagnostics) => {
-            let inputs = existing(std::iter::once(main).chain(siblings));
-            let stubs = tools::stubs(&readable_tool_names(path));
-            return failed(diagnostics, inputs, stubs);
+    let (manifest, diagnostics, stubs) = match lint::load(path, display, &Options::default()) {
+        Ok(loaded) => (loaded.manifest, loaded.warnings, Vec::new()),
+        Err(failure) => {
+            let diagnostics = failure.diagnostics;
+            match failure.partial {
+                Some(partial) => {
+                    let (manifest, stubs) = sound_part(*partial, &diagnostics);
+                    (manifest, diagnostics, stubs)
+                }
+                None => {
+                    let stubs = recovered_names(&diagnostics);
+                    let inputs = existing(std::iter::once(main).chain(siblings));
+                    let out = tools::tools(&empty_manifest(), &stubs);
+                    return failed(diagnostics, inputs, out.tokens);
+                }
+            }
         }
     };
-    let manifest = loaded.manifest;
-    let out = tools::tools(&manifest);
+    let out = tools::tools(&manifest, &stubs);
     let mut inputs = manifest.inputs.clone();
     if inputs.is_empty() {
         inputs.push(main);
     }
     let inputs = existing(inputs);
-    let names: Vec<String> = manifest.tools.iter().map(|t| t.name.clone()).collect();
-    let mut diagnostics = loaded.warnings;
-    if !out.issues.is_empty() {
-        let files: Vec<Located> = inputs
-            .iter()
-            .filter_map(|p| Located::read(&map.display(p), p))
-            .collect();
-        diagnostics
-            .0
-            .extend(locate::locate(out.issues, Subject::Tools(&names), &files).0);
-        diagnostics.sort();
+    let mut diagnostics = diagnostics;
+    let fallback = PathMap::new(path, display).display(&manifest.path);
+    if !options.skip_unsupported && !diagnostics.has_errors() {
+        diagnostics.0.extend(manifest.unusable.iter().map(|name| {
+            let message = format!(
+                "tool `{name}` cannot be bound and would be left out of the bindings; \
+                 fix its definition, or write `tools!(\"{display}\", skip_unsupported)` to leave it out"
+            );
+            issue::Issue::new(&issue::UNSUPPORTED_TOOL, issue::Place::ToolName { tool: usize::MAX }, message)
+                .locate(Subject::Tools(&manifest.tools), &fallback)
+        }));
     }
-    finish(diagnostics, out.tokens, inputs, tools::stubs(&names))
+    diagnostics.0.extend(
+        out.issues
+            .into_iter()
+            .map(|issue| issue.locate(Subject::Tools(&manifest.tools), &fallback)),
+    );
+    diagnostics.sort();
+    let stand_ins = out.tokens.clone();
+    finish(diagnostics, out.tokens, inputs, stand_ins)
+}
+
+/// A manifest with no tool (the frame for stand-ins after a syntax error).
+fn empty_manifest() -> Manifest {
+    Manifest {
+        dialect: toolsmith_manifest::Dialect::Agentcli,
+        path: PathBuf::new(),
+        inputs: Vec::new(),
+        tools: Vec::new(),
+        allowlist: Default::default(),
+        unusable: Vec::new(),
+    }
+}
+
+/// Splits a partial model: the tools whose own definition (their entry, and
+/// for chai their execution specs) holds no error keep their full items; the
+/// others, and the tools the model left out, get stand-ins by name.
+fn sound_part(mut manifest: Manifest, diagnostics: &Diagnostics) -> (Manifest, Vec<String>) {
+    let errors: Vec<&Diagnostic> = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    let mut stubs = Vec::new();
+    manifest.tools.retain(|tool| {
+        let sound = !errors.iter().any(|d| inside_tool(tool, d));
+        if !sound {
+            stubs.push(tool.name.clone());
+        }
+        sound
+    });
+    stubs.append(&mut manifest.unusable);
+    (manifest, stubs)
+}
+
+fn inside_tool(tool: &Tool, d: &Diagnostic) -> bool {
+    let inside = |source: &Option<std::sync::Arc<Source>>, span: Span| {
+        source.as_ref().is_some_and(|s| s.path() == d.source.path())
+            && span.start <= d.span.start
+            && d.span.end <= span.end
+    };
+    inside(&tool.origin.source, tool.origin.span)
+        || match &tool.execution {
+            Execution::Chai(specs) => specs.iter().any(|s| inside(&s.source, s.span)),
+            _ => false,
+        }
+}
+
+/// After a syntax error: the tool names the broken text still shows.
+fn recovered_names(diagnostics: &Diagnostics) -> Vec<String> {
+    diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Error && !d.source.text().is_empty())
+        .map(|d| recover::tool_names(d.source.text()))
+        .unwrap_or_default()
 }
 
 fn expand_skill(path: &Path, display: &str) -> Expansion {
@@ -241,13 +298,13 @@ fn expand_skill(path: &Path, display: &str) -> Expansion {
         }
     };
     let out = skill::skill(&skill);
-    if !out.issues.is_empty() {
-        let files: Vec<Located> = Located::read(display, path).into_iter().collect();
-        diagnostics
-            .0
-            .extend(locate::locate(out.issues, Subject::Skill, &files).0);
-        diagnostics.sort();
-    }
+    let parts = [&skill.params_origin, &skill.returns_origin];
+    diagnostics.0.extend(
+        out.issues
+            .into_iter()
+            .map(|issue| issue.locate(Subject::Skill(parts), display)),
+    );
+    diagnostics.sort();
     finish(diagnostics, out.tokens, inputs, stubs)
 }
 
@@ -285,8 +342,12 @@ pub fn generate_with_warnings(path: &Path) -> Result<Generated, Diagnostics> {
     let display = path.display().to_string();
     let expansion = expand(path, &display);
     match expansion.result {
-        Ok(tokens) => Ok(Generated {
-            code: format(tokens),
+        Ok(mut tokens) => Ok(Generated {
+            code: format({
+                // No absolute path in checked-in code: `MANIFEST_DIR` is `None`.
+                tokens.extend(tools::manifest_dir_item(path, false));
+                tokens
+            }),
             warnings: expansion.warnings,
         }),
         Err(mut errors) => {
@@ -299,8 +360,80 @@ pub fn generate_with_warnings(path: &Path) -> Result<Generated, Diagnostics> {
 
 /// Generates the Rust code for the manifest (or skill file) at `path`,
 /// formatted, or the diagnostics that stop it. This is what `tools!` /
-/// `skill!` expand to, minus the `include_bytes!` rebuild trackers.
+/// `skill!` expand to, minus the `include_bytes!` rebuild trackers and with
+/// `MANIFEST_DIR` set to `None`: the code holds no absolute path, and the
+/// runtime resolves its manifest-relative programs against
+/// `Runtime::with_root`.
 #[cfg(feature = "format")]
 pub fn generate(path: &Path) -> Result<String, Diagnostics> {
     generate_with_warnings(path).map(|g| g.code)
+}
+
+/// Why [`build`] generated nothing: the manifest's errors, rendered as the
+/// macro renders them (`path:line:col: message [rule]`, the source line and
+/// a caret). `Debug` prints the same text, so `build(…).unwrap()` and `?` in
+/// `build.rs` show the diagnostics, not a dump of their fields.
+#[derive(thiserror::Error)]
+pub enum BuildError {
+    /// The manifest has errors.
+    #[error("{}", .0.iter().map(render::message).collect::<Vec<_>>().join("\n"))]
+    Manifest(Diagnostics),
+    /// The generated file could not be written.
+    #[error("cannot write `{path}`: {source}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// `OUT_DIR` is not set: not running as a build script.
+    #[error("OUT_DIR is not set: `toolsmith_codegen::build` runs in a build script (build.rs)")]
+    NoOutDir,
+}
+
+impl std::fmt::Debug for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
+}
+
+/// For `build.rs`: generates the bindings of the manifest (or skill) at
+/// `manifest` into `$OUT_DIR/<out_file>`, prints `cargo:rerun-if-changed`
+/// for every input file (the manifest's siblings too, so that adding an
+/// `execution.json` rebuilds) and returns the path written. The output
+/// builds under `-D warnings` and `clippy::pedantic`.
+///
+/// ```no_run
+/// // in build.rs's `main`:
+/// toolsmith_codegen::build("tools.json", "tools.rs").unwrap();
+/// // src/main.rs: mod tools { include!(concat!(env!("OUT_DIR"), "/tools.rs")); }
+/// ```
+#[cfg(feature = "format")]
+pub fn build(manifest: impl AsRef<Path>, out_file: &str) -> Result<PathBuf, BuildError> {
+    let manifest = manifest.as_ref();
+    let out_dir = std::env::var_os("OUT_DIR").ok_or(BuildError::NoOutDir)?;
+    let display = manifest.display().to_string();
+    let expansion = expand(manifest, &display);
+    let mut watched = expansion.inputs.clone();
+    let main = if manifest.is_dir() {
+        manifest.join("tools.json")
+    } else {
+        manifest.to_path_buf()
+    };
+    watched.push(main.clone());
+    if !is_skill(manifest) {
+        watched.extend(["allowlist.json", "execution.json"].map(|n| main.with_file_name(n)));
+    }
+    watched.sort();
+    watched.dedup();
+    for path in &watched {
+        println!("cargo:rerun-if-changed={}", path.display());
+    }
+    let tokens = expansion.result.map_err(BuildError::Manifest)?;
+    let path = PathBuf::from(out_dir).join(out_file);
+    std::fs::write(&path, format(tokens)).map_err(|source| BuildError::Write {
+        path: path.clone(),
+        source,
+    })?;
+    Ok(path)
 }

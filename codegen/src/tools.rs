@@ -9,9 +9,12 @@ use crate::issue::{Issue, Place};
 use crate::types::{Field, Item, Names, Ty, TypeSpace};
 use proc_macro2::TokenStream;
 use quote::quote;
+use std::path::{Path, PathBuf};
+use toolsmith_manifest::dialect::agentcli::program::{self as agentcli_program, Program};
 use toolsmith_manifest::dialect::chai::args::{
     FLAGIFBOOLEAN_NOT_BOOLEAN, PARAM_NOT_IN_PARAMETERS as UNKNOWN_PARAM,
 };
+use toolsmith_manifest::lint::{self, FileKind};
 use toolsmith_manifest::model::{
     ArgKind, ChaiExecution, CommandExecution, DescribeExecution, Execution, Manifest, Tool,
 };
@@ -28,8 +31,11 @@ pub struct Output {
 /// Names used by the generated module itself.
 const RESERVED: &[&str] = &["ToolCall"];
 
-/// The generated code of a manifest.
-pub fn tools(manifest: &Manifest) -> Output {
+/// The generated code of a manifest: full items for each of its tools, and a
+/// stand-in ([`stub`]) for each name of `stubs` (tools whose definition has
+/// an error), so that after manifest errors the user's code sees every type
+/// it names and only the manifest's errors are reported.
+pub fn tools(manifest: &Manifest, stubs: &[String]) -> Output {
     let mut names = Names::default();
     let mut issues = Vec::new();
     for reserved in RESERVED {
@@ -42,6 +48,8 @@ pub fn tools(manifest: &Manifest) -> Output {
     }
     let mut tokens = emit::prelude();
     let mut variants = Vec::new();
+    let mut all_exact = true;
+    let dir = manifest_dir_of(&manifest.path);
     for (i, tool) in manifest.tools.iter().enumerate() {
         let pascal = ident::pascal(&tool.name, &format!("Tool{i}"));
         let args_name = format!("{pascal}Args");
@@ -54,13 +62,15 @@ pub fn tools(manifest: &Manifest) -> Output {
             continue;
         }
         let mut space = TypeSpace::new(i, &tool.parameters, &mut names, &mut issues);
+        let fallback = format!("Arguments of the `{}` tool.", tool.name);
         space.root_struct(
             &args_name,
             &tool.parameters,
             "",
-            tool.description.as_deref(),
+            tool.description.as_deref().or(Some(&fallback)),
         );
         let items = std::mem::take(&mut space.items);
+        all_exact &= emit::is_exact(&args_name, &items);
         let chai = matches!(tool.execution, Execution::Chai(_));
         for item in &items {
             tokens.extend(emit::item(item, &items, chai && item.name() != args_name));
@@ -69,12 +79,88 @@ pub fn tools(manifest: &Manifest) -> Output {
             Some(Item::Struct { fields, .. }) => fields.as_slice(),
             _ => &[],
         };
-        tokens.extend(tool_impl(i, tool, &args_name, fields, &mut issues));
+        tokens.extend(tool_impl(i, tool, &args_name, fields, &dir, &mut issues));
         variants.push((ident(&pascal), ident(&args_name), tool.name.clone()));
     }
-    tokens.extend(tool_call(&variants));
-    tokens.extend(policy(manifest));
+    for (i, name) in stubs.iter().enumerate() {
+        let pascal = ident::pascal(name, &format!("Stub{i}"));
+        let args_name = format!("{pascal}Args");
+        // A stand-in never reports a collision of its own.
+        let place = Place::ToolName { tool: usize::MAX };
+        if !names.claim(&args_name, name, place, &mut Vec::new()) {
+            continue;
+        }
+        tokens.extend(stub(name, &args_name));
+        variants.push((ident(&pascal), ident(&args_name), name.clone()));
+    }
+    tokens.extend(tool_call(&variants, all_exact));
+    tokens.extend(policy(manifest, &dir));
     Output { tokens, issues }
+}
+
+/// The directory generated paths are relative to: the manifest's (for a
+/// directory — chai's split layout — the directory itself), made absolute
+/// as the manifest loader makes the programs it records.
+fn manifest_dir_of(path: &Path) -> PathBuf {
+    let dir = if path.is_dir() {
+        path
+    } else {
+        path.parent().unwrap_or(Path::new(""))
+    };
+    std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf())
+}
+
+/// `MANIFEST_DIR`, which generated invocations pass to the runtime: the
+/// manifest's directory when `record` (the `tools!` macro, on the build
+/// machine), `None` otherwise (`toolsmith gen`, whose output holds no
+/// absolute path). Nothing for a skill file, whose code has no invocation.
+pub fn manifest_dir_item(path: &Path, record: bool) -> TokenStream {
+    if lint::classify(path) == Some(FileKind::Skill) {
+        return TokenStream::new();
+    }
+    let dir = manifest_dir_of(path);
+    manifest_dir(record.then_some(dir.as_path()))
+}
+
+/// `pub const MANIFEST_DIR: Option<&str>` with the given directory.
+pub fn manifest_dir(dir: Option<&Path>) -> TokenStream {
+    let value = match dir {
+        Some(dir) => {
+            let dir = dir.to_string_lossy();
+            let dir = dir.as_ref();
+            quote!(__ts::Some(#dir))
+        }
+        None => quote!(__ts::None),
+    };
+    quote! {
+        /// The manifest's directory where `tools!` expanded (on the build
+        /// machine), or `None` in code written by `toolsmith gen`. Programs
+        /// and the chai skill directory are manifest-relative; the runtime
+        /// resolves them against `Runtime::with_root`, and against this only
+        /// when it has no root.
+        #[allow(dead_code)]
+        pub const MANIFEST_DIR: __ts::Option<&str> = #value;
+    }
+}
+
+/// A program path as generated code writes it: relative to the manifest's
+/// directory (`./tools/bin/x`, `./get_weather`), or absolute when the
+/// manifest wrote it so.
+fn relative_program(program: &Path, dir: &Path) -> String {
+    match program.strip_prefix(dir) {
+        Ok(rest) => format!("./{}", rest.to_string_lossy().replace('\\', "/")),
+        Err(_) => program.to_string_lossy().into_owned(),
+    }
+}
+
+/// An agentcli program: `command[0]` cleaned as goagent cleans it
+/// (`tools/bin/x` → `./tools/bin/x`), or absolute as written.
+fn command_program(command: &CommandExecution, dir: &Path) -> String {
+    match command.command.first().map(|c| agentcli_program::check(c)) {
+        Some(Program::Ok { norm }) => norm,
+        Some(Program::Absolute) => command.command[0].clone(),
+        _ => relative_program(&command.program, dir),
+    }
 }
 
 fn tool_impl(
@@ -82,6 +168,7 @@ fn tool_impl(
     tool: &Tool,
     args_name: &str,
     fields: &[Field],
+    dir: &Path,
     issues: &mut Vec<Issue>,
 ) -> TokenStream {
     let support = support();
@@ -92,8 +179,8 @@ fn tool_impl(
     let schema = serde_json::to_string(&tool.parameters).unwrap_or_else(|_| "{}".into());
     let (invocation, methods) = match &tool.execution {
         Execution::Chai(specs) => chai_argv(index, specs, fields, issues),
-        Execution::Command(command) => command_argv(command),
-        Execution::Describe(describe) => describe_argv(describe),
+        Execution::Command(command) => command_argv(command, dir),
+        Execution::Describe(describe) => describe_argv(describe, dir),
     };
     quote! {
         impl __ts::Tool for #args {
@@ -107,6 +194,7 @@ fn tool_impl(
                 #invocation
             }
         }
+        #[allow(dead_code)]
         impl #args {
             #methods
         }
@@ -121,9 +209,13 @@ fn string_list(items: &[String]) -> TokenStream {
 /// needs a declared parameter (unless a default or `optional` supplies it),
 /// a `flagifboolean` a boolean one.
 fn check_mappings(tool: usize, specs: &[ChaiExecution], fields: &[Field], issues: &mut Vec<Issue>) {
-    for spec in specs {
+    for (spec_index, spec) in specs.iter().enumerate() {
         for (index, m) in spec.args.iter().enumerate() {
-            let place = Place::Mapping { tool, index };
+            let place = Place::Mapping {
+                tool,
+                spec: spec_index,
+                index,
+            };
             let field = fields.iter().find(|f| f.wire == m.param);
             let param = &m.param;
             match (m.kind, field) {
@@ -182,7 +274,7 @@ fn chai_argv(
     let text = serde_json::to_string(specs).unwrap_or_else(|_| "[]".into());
     let invocation = quote! {
         static SPECS: #support::ChaiSpecs = #support::ChaiSpecs::new(#text);
-        #support::chai_invocation(<Self as __ts::Tool>::NAME, SPECS.get(), self)
+        #support::chai_invocation(<Self as __ts::Tool>::NAME, SPECS.get(), self, MANIFEST_DIR)
     };
     let methods = quote! {
         /// The command the call would run, without a policy: `binaryWrapper`,
@@ -196,10 +288,9 @@ fn chai_argv(
     (invocation, methods)
 }
 
-fn command_argv(command: &CommandExecution) -> (TokenStream, TokenStream) {
+fn command_argv(command: &CommandExecution, dir: &Path) -> (TokenStream, TokenStream) {
     let support = support();
-    let program = command.program.to_string_lossy();
-    let program = program.as_ref();
+    let program = command_program(command, dir);
     let fixed: Vec<&String> = command.command.iter().skip(1).collect();
     let env = &command.env_passthrough;
     let timeout = match command.timeout_sec {
@@ -207,9 +298,10 @@ fn command_argv(command: &CommandExecution) -> (TokenStream, TokenStream) {
         None => quote!(__ts::None),
     };
     let argv = string_list(&command.command);
-    let invocation = quote!(#support::command_invocation(<Self as __ts::Tool>::NAME, #program, &[#(#fixed),*], self, &[#(#env),*], #timeout));
+    let invocation = quote!(#support::command_invocation(<Self as __ts::Tool>::NAME, #program, &[#(#fixed),*], self, &[#(#env),*], #timeout, MANIFEST_DIR));
     let methods = quote! {
         /// The `command` array as declared (the arguments go to stdin).
+        #[allow(clippy::unused_self, clippy::unnecessary_wraps)]
         pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, #support::ArgvError> {
             __ts::Ok(#argv)
         }
@@ -217,12 +309,10 @@ fn command_argv(command: &CommandExecution) -> (TokenStream, TokenStream) {
     (invocation, methods)
 }
 
-fn describe_argv(describe: &DescribeExecution) -> (TokenStream, TokenStream) {
+fn describe_argv(describe: &DescribeExecution, dir: &Path) -> (TokenStream, TokenStream) {
     let support = support();
-    let program = describe.program.to_string_lossy();
-    let program = program.as_ref();
-    let invocation =
-        quote!(#support::describe_invocation(<Self as __ts::Tool>::NAME, #program, self));
+    let program = relative_program(&describe.program, dir);
+    let invocation = quote!(#support::describe_invocation(<Self as __ts::Tool>::NAME, #program, self, MANIFEST_DIR));
     let methods = quote! {
         /// `[path, json]`: the executable and the arguments as one JSON argument.
         pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, #support::ArgvError> {
@@ -232,7 +322,11 @@ fn describe_argv(describe: &DescribeExecution) -> (TokenStream, TokenStream) {
     (invocation, methods)
 }
 
-fn tool_call(variants: &[(proc_macro2::Ident, proc_macro2::Ident, String)]) -> TokenStream {
+fn tool_call(
+    variants: &[(proc_macro2::Ident, proc_macro2::Ident, String)],
+    exact: bool,
+) -> TokenStream {
+    let exact = exact.then(|| quote!(Eq, Hash,));
     let support = support();
     let json = json_path();
     let v: Vec<_> = variants.iter().map(|(v, _, _)| v).collect();
@@ -245,13 +339,15 @@ fn tool_call(variants: &[(proc_macro2::Ident, proc_macro2::Ident, String)]) -> T
     };
     quote! {
         /// A call of one of the manifest's tools, with typed arguments.
-        #[derive(Debug, Clone, PartialEq)]
+        #[derive(Debug, Clone, PartialEq, #exact)]
         pub enum ToolCall {
             #(#[doc = concat!("`", #n, "`")] #v(#a)),*
         }
+        #[allow(dead_code)]
         impl ToolCall {
             /// Parses a model's call: the name must be one of the manifest's
             /// tools, the arguments (JSON text) must satisfy its schema.
+            #[allow(clippy::match_single_binding)]
             pub fn parse(name: &str, arguments: &str) -> __ts::Result<Self, #support::CallError> {
                 let _ = arguments;
                 match name {
@@ -298,7 +394,8 @@ fn tool_call(variants: &[(proc_macro2::Ident, proc_macro2::Ident, String)]) -> T
         #(impl ::std::convert::From<#a> for ToolCall {
             fn from(args: #a) -> Self { Self::#v(args) }
         })*
-        /// The tools as a model expects them (OpenAI function-tool shape).
+        /// The tools as a model expects them (the `OpenAI` function-tool shape).
+        #[allow(dead_code)]
         pub fn definitions() -> #json::Value {
             #json::Value::Array(::std::vec![#(<#a as __ts::Tool>::definition()),*])
         }
@@ -308,7 +405,7 @@ fn tool_call(variants: &[(proc_macro2::Ident, proc_macro2::Ident, String)]) -> T
 /// `ALLOWLIST` (chai: binary → subcommands, as the manifest declares) and
 /// `policy()`: the default-deny policy with the manifest's own allowlist, so
 /// that `Runtime::new(module::policy())` runs every generated tool.
-fn policy(manifest: &Manifest) -> TokenStream {
+fn policy(manifest: &Manifest, dir: &Path) -> TokenStream {
     let support = support();
     let binaries: Vec<&String> = manifest.allowlist.keys().collect();
     let subs: Vec<&Vec<String>> = manifest.allowlist.values().collect();
@@ -316,8 +413,8 @@ fn policy(manifest: &Manifest) -> TokenStream {
         .tools
         .iter()
         .filter_map(|t| match &t.execution {
-            Execution::Command(c) => Some(c.program.to_string_lossy().into_owned()),
-            Execution::Describe(d) => Some(d.program.to_string_lossy().into_owned()),
+            Execution::Command(c) => Some(command_program(c, dir)),
+            Execution::Describe(d) => Some(relative_program(&d.program, dir)),
             Execution::Chai(_) => None,
         })
         .collect();
@@ -340,47 +437,41 @@ fn policy(manifest: &Manifest) -> TokenStream {
     }
 }
 
-/// Stand-ins emitted after errors, so that the user's code does not drown in
-/// follow-on errors: every tool name that can be read, with empty types.
-pub fn stubs(tool_names: &[String]) -> TokenStream {
-    let mut seen = std::collections::BTreeSet::new();
-    let mut variants = Vec::new();
-    let mut tokens = emit::prelude();
+/// The stand-in for tool `name` after a manifest error in its definition:
+/// an empty `…Args` type that implements `Tool` (and so `Call`). The build
+/// fails on the manifest's error, so it is never run; were it called, its
+/// invocation is refused.
+fn stub(name: &str, args_name: &str) -> TokenStream {
     let support = support();
-    for (i, name) in tool_names.iter().enumerate() {
-        let pascal = ident::pascal(name, &format!("Tool{i}"));
-        if !seen.insert(pascal.clone()) {
-            continue;
-        }
-        let args = ident(&format!("{pascal}Args"));
-        tokens.extend(quote! {
-            #[derive(Debug, Clone, PartialEq)]
-            pub struct #args {}
-            impl #args {
-                pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, #support::ArgvError> {
-                    __ts::Ok(__ts::Vec::new())
-                }
-            }
-        });
-        variants.push((ident(&pascal), args, name.clone()));
-    }
     let json = json_path();
-    let v: Vec<_> = variants.iter().map(|(v, _, _)| v).collect();
-    let a: Vec<_> = variants.iter().map(|(_, a, _)| a).collect();
-    tokens.extend(quote! {
-        #[derive(Debug, Clone, PartialEq)]
-        pub enum ToolCall { #(#v(#a)),* }
-        impl ToolCall {
-            pub fn parse(name: &str, _arguments: &str) -> __ts::Result<Self, #support::CallError> {
-                __ts::Err(#support::CallError::UnknownTool(__ts::String::from(name)))
+    let args = ident(args_name);
+    let doc = format!(
+        " Stand-in for tool `{name}`: its definition in the manifest has an error \
+         (reported by the build), so it has no typed arguments yet."
+    );
+    let refusal = format!("tool `{name}` has an error in its manifest definition");
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, __ts::Serialize, __ts::Deserialize)]
+        #[serde(crate = "::toolsmith::__private::serde")]
+        pub struct #args {}
+        impl __ts::Tool for #args {
+            const NAME: &'static str = #name;
+            const DESCRIPTION: &'static str = "";
+            fn parameters() -> &'static #json::Value {
+                static SCHEMA: #support::SchemaText = #support::SchemaText::new("{\"type\":\"object\"}");
+                SCHEMA.get()
             }
-            pub fn name(&self) -> &'static str { "" }
-            pub fn invocation(&self) -> __ts::Result<#support::Invocation, #support::ArgvError> {
-                __ts::Err(#support::ArgvError::Missing { param: __ts::String::new() })
+            fn invocation(&self) -> __ts::Result<#support::Invocation, #support::ArgvError> {
+                __ts::Err(#support::ArgvError::Refused { message: __ts::String::from(#refusal) })
             }
-            pub fn arguments(&self) -> #json::Value { #json::Value::Null }
         }
-        pub fn definitions() -> #json::Value { #json::Value::Null }
-    });
-    tokens
+        #[allow(dead_code)]
+        impl #args {
+            /// Refused: see the type's documentation.
+            pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, #support::ArgvError> {
+                __ts::Tool::invocation(self).map(|i| i.argv())
+            }
+        }
+    }
 }

@@ -7,16 +7,21 @@
 //! `path:line:col: message [rule]` with the source line and a caret; after
 //! errors, stand-in items keep the user's own code from drowning in
 //! follow-on errors. Each input file is tracked with `include_bytes!`, so
-//! editing it rebuilds the crate.
+//! editing it rebuilds the crate. The generated code's programs are
+//! manifest-relative; the macro adds `MANIFEST_DIR`, the manifest's absolute
+//! directory on the build machine, which the runtime uses when it is given
+//! no root (`Runtime::with_root`).
 
 use proc_macro::TokenStream;
 use proc_macro2::{Span, TokenStream as TokenStream2};
 use quote::quote;
 use std::path::PathBuf;
 use syn::LitStr;
-use toolsmith_codegen::Expansion;
+use toolsmith_codegen::{ExpandOptions, Expansion};
 
-/// Generates typed bindings for a tool manifest (path relative to `CARGO_MANIFEST_DIR`).
+/// Generates typed bindings for a tool manifest (path relative to
+/// `CARGO_MANIFEST_DIR`). A tool that cannot be bound is a compile error;
+/// `tools!("tools.json", skip_unsupported)` leaves such tools out instead.
 #[proc_macro]
 pub fn tools(input: TokenStream) -> TokenStream {
     expand(input)
@@ -35,17 +40,49 @@ fn base_dir() -> PathBuf {
         .unwrap_or_default()
 }
 
+/// The macro's input: the path, then optionally `, skip_unsupported`.
+struct Input {
+    path: LitStr,
+    options: ExpandOptions,
+}
+
+impl syn::parse::Parse for Input {
+    fn parse(input: syn::parse::ParseStream<'_>) -> syn::Result<Self> {
+        let path: LitStr = input.parse()?;
+        let mut options = ExpandOptions::default();
+        while input.parse::<Option<syn::Token![,]>>()?.is_some() {
+            if input.is_empty() {
+                break;
+            }
+            let flag: syn::Ident = input.parse()?;
+            match flag.to_string().as_str() {
+                "skip_unsupported" => options.skip_unsupported = true,
+                other => {
+                    return Err(syn::Error::new(
+                        flag.span(),
+                        format!("unknown option `{other}`; the only option is `skip_unsupported`"),
+                    ));
+                }
+            }
+        }
+        Ok(Input { path, options })
+    }
+}
+
 fn expand(input: TokenStream) -> TokenStream {
-    let lit = match syn::parse::<LitStr>(input) {
-        Ok(lit) => lit,
+    let Input { path: lit, options } = match syn::parse::<Input>(input) {
+        Ok(input) => input,
         Err(e) => return e.to_compile_error().into(),
     };
     let relative = lit.value();
     let span = lit.span();
     let result = std::panic::catch_unwind(|| {
         let path = base_dir().join(&relative);
-        let expansion = toolsmith_codegen::expand(&path, &relative);
-        output(expansion, &relative, span)
+        let expansion = toolsmith_codegen::expand_with(&path, &relative, options);
+        // The manifest's directory on this machine: the runtime's fallback
+        // root for the manifest-relative programs (`MANIFEST_DIR`).
+        let root = toolsmith_codegen::tools::manifest_dir_item(&path, true);
+        output(expansion, &relative, span, root)
     });
     match result {
         Ok(tokens) => tokens.into(),
@@ -71,10 +108,10 @@ fn tracking(inputs: &[PathBuf]) -> TokenStream2 {
     quote!(#(const _: &[u8] = ::std::include_bytes!(#paths);)*)
 }
 
-fn output(expansion: Expansion, display: &str, span: Span) -> TokenStream2 {
+fn output(expansion: Expansion, display: &str, span: Span, root: TokenStream2) -> TokenStream2 {
     let track = tracking(&expansion.inputs);
     match expansion.result {
-        Ok(tokens) => quote!(#track #tokens),
+        Ok(tokens) => quote!(#track #tokens #root),
         Err(errors) => {
             let mut combined: Option<syn::Error> = None;
             for d in errors.iter() {
@@ -90,7 +127,7 @@ fn output(expansion: Expansion, display: &str, span: Span) -> TokenStream2 {
                 })
                 .to_compile_error();
             let stubs = expansion.stubs;
-            quote!(#errors #track #stubs)
+            quote!(#errors #track #stubs #root)
         }
     }
 }

@@ -5,24 +5,7 @@ use crate::source::{Position, Source, Span};
 use std::fmt;
 use std::sync::Arc;
 
-/// How serious a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// Fails `toolsmith lint` and the build.
-    Error,
-    /// Reported, fails only with `--deny-warnings`.
-    Warning,
-}
-
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        })
-    }
-}
+pub use crate::rules::Severity;
 
 /// One finding in one file, positioned and ready to render.
 #[derive(Debug, Clone, PartialEq, Eq)]

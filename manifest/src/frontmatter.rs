@@ -3,7 +3,7 @@
 //!
 //! skills-ref and chai instead end the frontmatter at the first `---`
 //! *anywhere*; [`Frontmatter::inner_delimiter`] records where that would cut
-//! the YAML short (§9 D24).
+//! the YAML short.
 
 use crate::diagnostic::Finding;
 use crate::rules::Rule;

@@ -25,6 +25,9 @@ pub mod frontmatter;
 pub mod input;
 pub mod json;
 pub mod lint;
+pub mod options;
+pub mod recover;
+pub mod registry;
 pub mod rules;
 pub mod schema;
 pub mod suggest;
@@ -32,7 +35,9 @@ pub mod yaml;
 
 pub use toolsmith_model::{model, source, tree};
 
-pub use diagnostic::{Diagnostic, Diagnostics, Finding, Severity};
+pub use diagnostic::{Diagnostic, Diagnostics, Finding};
 pub use document::Document;
-pub use lint::{Input, Options, Profile, lint, load};
+pub use lint::{Input, lint, load};
 pub use model::{Dialect, Manifest};
+pub use options::{Options, Profile};
+pub use rules::{Rule, Severity};

@@ -1,61 +1,17 @@
 //! Running the rules over a set of files: grouping by directory (split chai
 //! layouts, describe catalogs, skills next to their tools), then sorting.
 
-use crate::diagnostic::{Diagnostic, Diagnostics, Finding, Severity};
+use crate::diagnostic::{Diagnostic, Diagnostics, Finding};
 use crate::dialect::{self, agentcli, chai, describe, skill};
 use crate::document::Document;
-use crate::input::{self, DEFAULT_MAX_SIZE};
-use crate::model::{ChaiVersion, Dialect, Manifest};
+use crate::input;
+use crate::model::{Dialect, Manifest};
+use crate::rules::Severity;
 use crate::source::Span;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// Skill profile.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Profile {
-    /// Spec violations are errors, unknown vendor fields are warnings.
-    #[default]
-    Default,
-    /// Unknown top-level fields and flow-style YAML are errors (the verdicts of `skills-ref validate`).
-    Strict,
-}
-
-/// A dialect named on the command line (`--dialect`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DialectChoice {
-    /// chai (legacy object or split layout, told apart by the root).
-    Chai,
-    /// agentcli.
-    Agentcli,
-    /// `--describe` output.
-    Describe,
-    /// SKILL.md frontmatter.
-    Skill,
-}
-
-/// Options for a lint run.
-#[derive(Debug, Clone)]
-pub struct Options {
-    /// Force a dialect instead of detecting it.
-    pub dialect: Option<DialectChoice>,
-    /// Skill profile.
-    pub profile: Profile,
-    /// Files over this many bytes are refused.
-    pub max_size: u64,
-    /// Read chai files as this version instead of detecting it (`--chai-version`).
-    pub chai_version: Option<ChaiVersion>,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            dialect: None,
-            profile: Profile::Default,
-            max_size: DEFAULT_MAX_SIZE,
-            chai_version: None,
-        }
-    }
-}
+pub use crate::options::{DialectChoice, Options, Profile};
 
 /// A file to lint: its real path and the path to print.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -358,12 +314,39 @@ pub struct Loaded {
     pub warnings: Diagnostics,
 }
 
+/// A load that failed: every finding, and the part of the model that could
+/// still be read.
+#[derive(Debug)]
+pub struct LoadFailure {
+    /// Every finding, errors and warnings, sorted.
+    pub diagnostics: Diagnostics,
+    /// The tools that could be read (with their positions) when the file
+    /// parsed; `None` after a syntax error or when it is no tool manifest.
+    /// Tools with errors of their own may be in it: compare their
+    /// [`Origin`](crate::model::Origin) with the diagnostics' spans.
+    pub partial: Option<Box<Manifest>>,
+}
+
+impl std::fmt::Display for LoadFailure {
+    /// The diagnostics, one per line.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.diagnostics.fmt(f)
+    }
+}
+
+impl From<LoadFailure> for Diagnostics {
+    fn from(failure: LoadFailure) -> Self {
+        failure.diagnostics
+    }
+}
+
 /// Loads one manifest for code generation or execution: a `tools.json`
 /// (chai legacy or agentcli), a directory holding chai's split files, or a
-/// describe file or catalog. Any error finding fails the load.
+/// describe file or catalog. Any error finding fails the load; the failure
+/// keeps the partial model.
 ///
 /// `display` is the path printed in diagnostics.
-pub fn load(path: &Path, display: &str, options: &Options) -> Result<Loaded, Diagnostics> {
+pub fn load(path: &Path, display: &str, options: &Options) -> Result<Loaded, LoadFailure> {
     let (path, display) = if path.is_dir() {
         (
             path.join("tools.json"),
@@ -376,34 +359,35 @@ pub fn load(path: &Path, display: &str, options: &Options) -> Result<Loaded, Dia
         display: display.clone(),
         path: path.clone(),
     };
+    let failure = |d: Diagnostic| LoadFailure {
+        diagnostics: Diagnostics(vec![d]),
+        partial: None,
+    };
     let report = match lint(std::slice::from_ref(&input), options) {
         Ok(r) => r,
         Err(e) => {
             let message = format!("cannot read `{display}`: {e}");
-            return Err(Diagnostics(vec![detached(
-                &display,
-                &input::UNREADABLE,
-                message,
-            )]));
+            return Err(failure(detached(&display, &input::UNREADABLE, message)));
         }
     };
-    if report.diagnostics.has_errors() {
-        return Err(report.diagnostics);
-    }
     let mut manifests = report.manifests;
-    match manifests.pop() {
-        Some(manifest) if manifests.is_empty() => Ok(Loaded {
+    let manifest = match manifests.pop() {
+        Some(manifest) if manifests.is_empty() => Some(manifest),
+        _ => None,
+    };
+    match manifest {
+        Some(manifest) if !report.diagnostics.has_errors() => Ok(Loaded {
             manifest,
             warnings: report.diagnostics,
+        }),
+        partial if report.diagnostics.has_errors() => Err(LoadFailure {
+            diagnostics: report.diagnostics,
+            partial: partial.map(Box::new),
         }),
         _ => {
             let message =
                 format!("`{display}` is not a tool manifest (chai, agentcli or describe)");
-            Err(Diagnostics(vec![detached(
-                &display,
-                &dialect::UNKNOWN,
-                message,
-            )]))
+            Err(failure(detached(&display, &dialect::UNKNOWN, message)))
         }
     }
 }

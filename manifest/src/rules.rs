@@ -1,10 +1,30 @@
-//! The rule registry: every rule's id, default severity, dialect and summary.
+//! What a rule is: its id, default severity, dialect and summary.
 //!
 //! A rule is declared once, as a `static` next to the code that checks it
-//! (`dialect/chai/rules.rs`, `dialect/agentcli.rs`, …), and listed here so that
-//! `toolsmith rules`, SARIF output and the macro share one table.
+//! (`dialect/chai/args.rs`, `dialect/agentcli/command.rs`, …); the table of
+//! all of them is [`crate::registry`]. This module depends on nothing else in
+//! the crate, so every front end and dialect can declare rules.
 
-use crate::diagnostic::Severity;
+use std::fmt;
+
+/// How serious a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Fails `toolsmith lint` and the build.
+    Error,
+    /// Reported, fails only with `--deny-warnings`.
+    Warning,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        })
+    }
+}
 
 /// A lint rule.
 #[derive(Debug, PartialEq, Eq)]
@@ -39,35 +59,4 @@ impl Rule {
             summary,
         }
     }
-}
-
-/// Every rule, sorted by id.
-///
-/// ```
-/// let rules = toolsmith_manifest::rules::all();
-/// assert!(rules.iter().any(|r| r.id == "json/syntax"));
-/// assert!(rules.windows(2).all(|w| w[0].id < w[1].id));
-/// ```
-pub fn all() -> Vec<&'static Rule> {
-    let mut rules: Vec<&'static Rule> = [
-        crate::input::RULES,
-        crate::cap::RULES,
-        crate::json::RULES,
-        crate::frontmatter::RULES,
-        crate::yaml::RULES,
-        crate::schema::RULES,
-        crate::dialect::RULES,
-        crate::dialect::chai::RULES,
-        crate::dialect::agentcli::RULES,
-        crate::dialect::describe::RULES,
-        crate::dialect::skill::RULES,
-    ]
-    .concat();
-    rules.sort_by_key(|r| r.id);
-    rules
-}
-
-/// Looks a rule up by id.
-pub fn find(id: &str) -> Option<&'static Rule> {
-    all().into_iter().find(|r| r.id == id)
 }

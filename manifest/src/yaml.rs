@@ -9,8 +9,9 @@
 //! scalars with the YAML 1.2 core schema, and recording flow-style
 //! collections (rejected by skills-ref's strictyaml) and YAML 1.1 booleans.
 //!
-//! saphyr's markers are *character* indexes (pitfall P11); every span here is
-//! converted to bytes and shifted to the file's offsets.
+//! saphyr's markers are *character* indexes (with 0-based columns), not byte
+//! offsets; every span here is converted to bytes and shifted to the file's
+//! offsets.
 
 use crate::diagnostic::Finding;
 use crate::input::{MAX_DEPTH, TOO_DEEP};

@@ -219,7 +219,8 @@ fn forced_legacy_reads_v05_keys_as_errors() {
         ..Options::default()
     };
     let errors = load(&dir.join("tools.json"), "tools.json", &options)
-        .expect_err("legacy chai rejects `condition`");
+        .expect_err("legacy chai rejects `condition`")
+        .diagnostics;
     assert!(
         errors
             .iter()

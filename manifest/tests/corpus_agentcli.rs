@@ -1,4 +1,5 @@
-//! Corpus agreement with goagent's `LoadManifest` (dialects.md §3.3, §10):
+//! Corpus agreement with goagent's `LoadManifest` (`internal/tools/manifest.go`;
+//! the corpus's `goagent_head_port` verdicts come from a port of it):
 //! every historical `tools.json` that the reference rejects is rejected with
 //! the same message as its first error (in the reference's check order, see
 //! `agentcli::reference_error`); none that it accepts is rejected.

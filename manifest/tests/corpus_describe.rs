@@ -1,6 +1,7 @@
-//! Corpus agreement with shellclaw's `discover_tool` (dialects.md §4.2): every
-//! `--describe` output it accepts is accepted (without warnings: the names
-//! match their `NAME.sh` stems), one describe manifest per directory.
+//! Corpus agreement with shellclaw's `discover_tool` (`lib/discover.sh` at
+//! 754b02a): every `--describe` output it accepts is accepted (without
+//! warnings: the names match their `NAME.sh` stems), one describe manifest
+//! per directory.
 //!
 //! Reads `shared/corpus` next to the repository (or `$TOOLSMITH_CORPUS`); skips
 //! with a notice when it is absent.

@@ -1,10 +1,13 @@
 //! The dialect-neutral model: what a manifest declares once its findings are
 //! known. The code generator and the runtime consume this, never the raw files.
 
+use crate::source::{Source, Span};
+use crate::tree::Node;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Which dialect a file (or file set) is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -46,6 +49,10 @@ pub struct Manifest {
     pub tools: Vec<Tool>,
     /// chai allowlist: binary → allowed subcommands (empty for other dialects).
     pub allowlist: BTreeMap<String, Vec<String>>,
+    /// Tools the file declares that are not in `tools` because their own
+    /// definition has an error (only a failed load has any), by name, in
+    /// file order.
+    pub unusable: Vec<String>,
 }
 
 /// One tool the model may call.
@@ -59,6 +66,67 @@ pub struct Tool {
     pub parameters: Value,
     /// How the tool runs.
     pub execution: Execution,
+    /// Where the tool was declared (empty for a tool built in code).
+    pub origin: Origin,
+}
+
+/// Where a tool was declared: its file, its entry, its name and its schema
+/// as positioned nodes, so that whatever consumes the model (the code
+/// generator, the runtime) reports positions without reading the file again.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Origin {
+    /// The file's text; `None` for a tool built in code.
+    pub source: Option<Arc<Source>>,
+    /// The span of the tool's entry (the whole object).
+    pub span: Span,
+    /// The `name` value.
+    pub name: Option<Node>,
+    /// The schema (`parameters`, `schema`, `metadata.params`) as written;
+    /// `None` when absent.
+    pub schema: Option<Node>,
+}
+
+impl Origin {
+    /// A tool declared by the entry at `span` of `source`.
+    pub fn new(source: &Arc<Source>, span: Span) -> Self {
+        Origin {
+            source: Some(Arc::clone(source)),
+            span,
+            name: None,
+            schema: None,
+        }
+    }
+
+    /// The span and pointer of the value at `pointer` below the schema: the
+    /// key of a property when its parent is an object (where a reader looks),
+    /// else the value. `None` when the schema has no such value.
+    ///
+    /// ```
+    /// use toolsmith_model::model::Origin;
+    /// use toolsmith_model::source::Span;
+    /// use toolsmith_model::tree::{Kind, Member, Node};
+    /// let leaf = Node { kind: Kind::Null, span: Span { start: 8, end: 12 }, pointer: "/p/a".into() };
+    /// let schema = Node {
+    ///     kind: Kind::Object(vec![Member { key: "a".into(), key_span: Span { start: 3, end: 6 }, value: leaf }]),
+    ///     span: Span { start: 0, end: 13 },
+    ///     pointer: "/p".into(),
+    /// };
+    /// let origin = Origin { schema: Some(schema), ..Origin::default() };
+    /// assert_eq!(origin.schema_at("/a"), Some((Span { start: 3, end: 6 }, "/p/a".to_string())));
+    /// assert_eq!(origin.schema_at(""), Some((Span { start: 0, end: 13 }, "/p".to_string())));
+    /// assert_eq!(origin.schema_at("/b"), None);
+    /// ```
+    pub fn schema_at(&self, pointer: &str) -> Option<(Span, String)> {
+        let schema = self.schema.as_ref()?;
+        let target = schema.at_pointer(pointer)?;
+        if let Some((parent, last)) = pointer.rsplit_once('/') {
+            let key = last.replace("~1", "/").replace("~0", "~");
+            if let Some(member) = schema.at_pointer(parent).and_then(|p| p.member(&key)) {
+                return Some((member.key_span, target.pointer.clone()));
+            }
+        }
+        Some((target.span, target.pointer.clone()))
+    }
 }
 
 /// How a tool is executed.
@@ -117,6 +185,12 @@ pub struct ChaiExecution {
     /// The JSON pointer of the spec in its file (`/execution/3`, or `/3` in `execution.json`).
     #[serde(skip)]
     pub pointer: String,
+    /// The file the spec was read from (`tools.json` or `execution.json`).
+    #[serde(skip)]
+    pub source: Option<Arc<Source>>,
+    /// The span of the spec in that file.
+    #[serde(skip)]
+    pub span: Span,
     /// `binaryWrapper`: tokens run before the binary (`["env", "GIT_EDITOR=true"]`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub binary_wrapper: Vec<String>,
@@ -185,9 +259,10 @@ impl ParamCondition {
     }
 }
 
-/// Chooses the spec a call runs (chai v0.5, dialects.md §2.7): one spec is
-/// used as is; otherwise the one whose `paramCondition` matches, else the
-/// single spec without one. The error text is chai's.
+/// Chooses the spec a call runs (chai v0.5 at fb29f89,
+/// `crates/lib/src/tools/generic/mod.rs`): one spec is used as is;
+/// otherwise the one whose `paramCondition` matches, else the single spec
+/// without one. The error text is chai's.
 ///
 /// ```
 /// use toolsmith_model::model::{select_spec, ChaiExecution, ParamCondition};
@@ -342,6 +417,9 @@ pub struct ArgMapping {
     /// The JSON pointer of the mapping in its file.
     #[serde(skip)]
     pub pointer: String,
+    /// The span of the mapping in its spec's file ([`ChaiExecution::source`]).
+    #[serde(skip)]
+    pub span: Span,
 }
 
 impl ArgMapping {
@@ -355,7 +433,8 @@ impl ArgMapping {
     }
 
     /// True for a `readPath`/`writePath` positional or flag, and for every
-    /// `workingdir`, unless `unsafePath` is set (dialects.md §2.8 V1).
+    /// `workingdir`, unless `unsafePath` is set (chai v0.5's path args,
+    /// `crates/lib/src/tools/generic/sandbox.rs`).
     pub fn is_path(&self) -> bool {
         !self.unsafe_path
             && match self.kind {

@@ -68,6 +68,7 @@ fn main() {
     };
     let true_bin = true_bin.canonicalize().unwrap_or(true_bin);
     let tool = Tool {
+        origin: Default::default(),
         name: "noop".into(),
         description: None,
         parameters: serde_json::json!({
@@ -87,6 +88,7 @@ fn main() {
         }]),
     };
     let manifest = Manifest {
+        unusable: Vec::new(),
         dialect: Dialect::ChaiLegacy,
         path: PathBuf::from("bench/tools.json"),
         inputs: vec![],

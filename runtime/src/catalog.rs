@@ -9,7 +9,7 @@ use std::ffi::OsString;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use toolsmith_manifest::document::Document;
-use toolsmith_manifest::model::{self, DescribeExecution, Execution};
+use toolsmith_model::model::{self, DescribeExecution, Execution};
 
 /// One discovered tool.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,6 +34,7 @@ impl CatalogEntry {
             execution: Execution::Describe(DescribeExecution {
                 program: self.path.clone(),
             }),
+            origin: model::Origin::default(),
         }
     }
 }

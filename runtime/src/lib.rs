@@ -4,9 +4,31 @@
 //! manifests ([`tools!`], [`skill!`]) and the traits they implement, and the
 //! [`Runtime`] that executes tool calls for an agent loop: default-deny, no
 //! shell, bounded in time and memory, auditable.
+//!
+//! # Features
+//!
+//! * `load` (default): manifests loaded at run time — [`Runtime::load`],
+//!   [`Runtime::dispatch`], [`Runtime::run_batch`], [`Catalog`] discovery —
+//!   through `toolsmith-manifest` (its parsers: jsonc-parser, saphyr).
+//!   Implies `validate`.
+//! * `validate` (default, through `load`): `ToolCall::parse` validates the
+//!   arguments against the tool's JSON Schema with `jsonschema` (every
+//!   violation, with its pointer) before deserializing them. Without it the
+//!   typed deserialization is the check: types, required properties, string
+//!   enums and `additionalProperties: false` are enforced, keywords that a
+//!   Rust type cannot express (`minimum`, `maxLength`, `pattern`, …) are not.
+//! * `macros` (default): the [`tools!`] and [`skill!`] macros. They read
+//!   the manifest at build time, so `toolsmith-manifest` is compiled for the
+//!   build (not linked into the program).
+//!
+//! With `default-features = false` a crate that uses code written by
+//! `toolsmith gen` compiles neither `toolsmith-manifest` nor its parsers nor
+//! `jsonschema`, and has one `syn` major version in its tree (README,
+//! "Dependencies and build time").
 
 pub mod audit;
 mod capture;
+#[cfg(feature = "load")]
 pub mod catalog;
 pub mod context;
 pub mod outcome;
@@ -22,6 +44,7 @@ pub mod sandbox;
 pub mod tool;
 
 pub use audit::{Audit, Event};
+#[cfg(feature = "load")]
 pub use catalog::{Catalog, CatalogEntry};
 pub use context::compose_system;
 pub use outcome::{Outcome, Status};
@@ -30,11 +53,18 @@ pub use policy::{LeadingDash, Policy};
 pub use process::CancelToken;
 pub use refusal::Refusal;
 pub use risk::{Mode, Risk, RiskPolicy};
-pub use runtime::{EventSink, LoadError, ModelCall, Runtime};
+pub use runtime::{EventSink, Runtime};
+#[cfg(feature = "load")]
+pub use runtime::{LoadError, ModelCall};
 pub use sandbox::Sandbox;
 pub use tool::{ArgvError, Call, CallError, ChaiCall, Invocation, PendingResolve, Tool, Violation};
+#[cfg(feature = "macros")]
 pub use toolsmith_macros::{skill, tools};
+/// The manifest parsers and rules (`load` feature).
+#[cfg(feature = "load")]
 pub use toolsmith_manifest as manifest;
+/// The dialect-neutral model of tools and execution specs.
+pub use toolsmith_model as model;
 
 /// Re-exports used by generated code, so that a user's crate needs only `toolsmith`.
 #[doc(hidden)]

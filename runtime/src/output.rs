@@ -1,13 +1,14 @@
-//! chai v0.5's output pipeline (dialects.md §2.10), as pure functions on
-//! text: merging stdout and stderr (O1), `hintConditions` (O3), truncation
-//! with its notice (O4), the `sideRead` block (O5) and the argument
-//! substitution of `postProcess` (O2). Running the post-processor and reading
+//! chai v0.5's output pipeline (fb29f89, `crates/lib/src/tools/generic/mod.rs`:
+//! exit status, `postProcess`, `hintConditions`, truncation, `sideRead`, in
+//! that order), as pure functions on text: merging stdout and stderr,
+//! `hintConditions`, truncation with its notice, the `sideRead` block and the
+//! argument substitution of `postProcess`. Running the post-processor and reading
 //! the side file happen in the runtime; this module never does I/O.
 //!
 //! Safer than chai: a `truncationHint` with no line kept does not panic.
 
 use serde_json::{Map, Value};
-use toolsmith_manifest::model::{HintCondition, HintExitCode};
+use toolsmith_model::model::{HintCondition, HintExitCode};
 
 /// O1: stdout, then stderr after a `\n` when both are non-empty.
 ///

@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
-use toolsmith_manifest::model::{HintCondition, SideRead};
+use toolsmith_model::model::{HintCondition, SideRead};
 
 /// What a call will run.
 #[derive(Debug, Clone, PartialEq)]
@@ -63,7 +63,8 @@ pub(crate) struct Hidden {
     pub resolving: std::time::Duration,
 }
 
-/// The output pipeline of a call (chai v0.5, dialects.md §2.10).
+/// The output pipeline of a call (chai v0.5: exit status, `postProcess`,
+/// `hintConditions`, truncation, `sideRead`).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OutputPlan {
     /// Exit codes besides 0 that count as success.

@@ -1,20 +1,24 @@
-//! [`Runtime`]: validation, policy checks, resolve steps, execution, audit,
-//! risk confirmation and batches.
+//! [`Runtime`]: policy checks, resolve steps, execution, audit and events;
+//! with the `load` feature ([`load`](self::load)) also manifests loaded at
+//! run time, validation, risk confirmation and batches.
+
+#[cfg(feature = "load")]
+mod load;
+#[cfg(feature = "load")]
+pub use load::{LoadError, ModelCall};
 
 use crate::audit::{Audit, Event};
-use crate::catalog::Catalog;
 use crate::outcome::Outcome;
 use crate::outcome::Status;
 use crate::output;
 use crate::plan::{Hidden, OutputPlan, Plan, PostProcessPlan};
-use crate::policy::{Policy, is_denied_env, passthrough_warning};
+use crate::policy::{Policy, is_denied_env};
 use crate::process::{self, CancelToken, Spec};
 use crate::program;
 use crate::refusal::Refusal;
-use crate::risk::RiskPolicy;
 use crate::tool::argv::check_token;
 use crate::tool::chai;
-use crate::tool::{ArgvError, Call, CallError, Invocation, Tool, Violation};
+use crate::tool::{ArgvError, Call, Invocation, Tool};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -23,25 +27,17 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use toolsmith_manifest::model::{
-    self, ChaiExecution, ChaiVersion, Execution, Manifest, ResolveCommand, SideRead, select_spec,
+use toolsmith_model::model::{
+    self, ChaiExecution, ChaiVersion, Execution, ResolveCommand, SideRead, select_spec,
 };
 
 /// A callback receiving lifecycle [`Event`]s.
 pub type EventSink = Arc<dyn Fn(&Event) + Send + Sync>;
 
-/// One tool call of a batch, as the model wrote it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ModelCall {
-    /// The tool name.
-    pub name: String,
-    /// The arguments JSON as the model wrote it.
-    pub arguments: String,
-}
-
 /// A tool loaded from a manifest or catalog, checked once.
 struct Entry {
     tool: model::Tool,
+    #[cfg(feature = "load")]
     validator: Result<jsonschema::Validator, String>,
     /// The canonical program, or why there is none.
     program: Result<PathBuf, Refusal>,
@@ -61,9 +57,11 @@ pub struct Runtime {
     tools: BTreeMap<String, Entry>,
     audit: Option<Audit>,
     events: Option<EventSink>,
-    risk: RiskPolicy,
+    #[cfg(feature = "load")]
+    risk: crate::risk::RiskPolicy,
     next_id: AtomicU64,
     warnings: Vec<String>,
+    root: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for Runtime {
@@ -75,16 +73,6 @@ impl std::fmt::Debug for Runtime {
     }
 }
 
-/// Why a manifest could not be loaded.
-#[derive(Debug, thiserror::Error)]
-#[error("cannot load {path}:\n{}", diagnostics.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n"))]
-pub struct LoadError {
-    /// The manifest path.
-    pub path: String,
-    /// The error diagnostics.
-    pub diagnostics: Vec<toolsmith_manifest::diagnostic::Diagnostic>,
-}
-
 impl Runtime {
     /// A runtime with no tools.
     pub fn new(policy: Policy) -> Self {
@@ -93,98 +81,48 @@ impl Runtime {
             tools: BTreeMap::new(),
             audit: None,
             events: None,
-            risk: RiskPolicy::default(),
+            #[cfg(feature = "load")]
+            risk: Default::default(),
             next_id: AtomicU64::new(1),
             warnings: Vec::new(),
+            root: None,
         }
     }
 
-    /// Loads a manifest file (chai, agentcli or describe) with the linter's
-    /// rules; any error finding fails the load.
-    pub fn load(path: &Path, policy: Policy) -> Result<Self, LoadError> {
-        let display = path.display().to_string();
-        let loaded =
-            toolsmith_manifest::lint::load(path, &display, &Default::default()).map_err(|d| {
-                LoadError {
-                    path: display,
-                    diagnostics: d.0,
-                }
-            })?;
-        let mut rt = Runtime::new(policy);
-        rt.add_manifest(&loaded.manifest);
-        Ok(rt)
+    /// Sets the root that generated code's manifest-relative paths are
+    /// resolved against: agentcli programs (`./tools/bin/x`, which must stay
+    /// inside `ROOT/tools/bin` after canonicalization, symlinks included),
+    /// describe programs (`./get_weather`, inside their directory) and a chai
+    /// tool's skill directory (its `scripts/` for `resolveCommand` and
+    /// `postProcess`). Ship the manifest's directory with the program and
+    /// point the root at it. Without a root, the directory recorded when
+    /// `tools!` expanded is used (`MANIFEST_DIR`: right only on the build
+    /// machine), and code from `toolsmith gen`, which records none, has its
+    /// relative programs refused. Manifests loaded at run time
+    /// ([`Runtime::load`]) keep resolving against their own directory. A
+    /// relative `root` is made absolute against the current directory now.
+    ///
+    /// ```no_run
+    /// # mod tools { toolsmith::tools!("../fixtures/examples/coreutils-skill/tools.json"); }
+    /// let exe_dir = std::env::current_exe()?.parent().unwrap().to_path_buf();
+    /// let runtime = toolsmith::Runtime::new(tools::policy()).with_root(exe_dir.join("tools"));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn with_root(mut self, root: impl AsRef<Path>) -> Self {
+        let root = root.as_ref();
+        self.root = Some(std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf()));
+        self
     }
 
-    /// Adds the tools of a manifest: its chai allowlist joins the policy's,
-    /// programs are resolved to canonical paths and schemas compiled now.
-    pub fn add_manifest(&mut self, manifest: &Manifest) {
-        for (binary, subs) in &manifest.allowlist {
-            self.policy.allow_mut(binary, subs.iter().cloned());
-        }
-        let base = manifest
-            .path
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default();
-        for tool in &manifest.tools {
-            if let Execution::Command(c) = &tool.execution {
-                self.warnings.extend(
-                    c.env_passthrough
-                        .iter()
-                        .filter_map(|name| passthrough_warning(&tool.name, name)),
-                );
-            }
-            let program = self.resolve_tool_program(&tool.execution, &base);
-            self.insert(tool.clone(), program);
-        }
+    /// The root set with [`Runtime::with_root`].
+    pub fn root(&self) -> Option<&Path> {
+        self.root.as_deref()
     }
 
-    /// Adds the tools of a discovered catalog (describe tools).
-    pub fn add_catalog(&mut self, catalog: &Catalog) {
-        for entry in &catalog.entries {
-            let tool = entry.to_tool();
-            self.insert(tool, Ok(entry.path.clone()));
-        }
-    }
-
-    fn insert(&mut self, tool: model::Tool, program: Result<PathBuf, Refusal>) {
-        let validator = jsonschema::validator_for(&tool.parameters).map_err(|e| e.to_string());
-        self.tools.insert(
-            tool.name.clone(),
-            Entry {
-                tool,
-                validator,
-                program,
-            },
-        );
-    }
-
-    fn resolve_tool_program(&self, exec: &Execution, base: &Path) -> Result<PathBuf, Refusal> {
-        match exec {
-            Execution::Chai(specs) => match specs.first() {
-                Some(c) => program::resolve(
-                    c.binary_wrapper.first().unwrap_or(&c.binary),
-                    &self.policy.path,
-                ),
-                None => Err(Refusal::RelativeProgram(String::new())),
-            },
-            Execution::Command(c) => {
-                let written = c
-                    .command
-                    .first()
-                    .map(|s| s.replace('\\', "/"))
-                    .unwrap_or_default();
-                if Path::new(&written).is_absolute() {
-                    program::resolve(&written, &self.policy.path)
-                } else {
-                    program::resolve_within(&c.program, &base.join("tools/bin"))
-                }
-            }
-            Execution::Describe(d) => {
-                let dir = d.program.parent().unwrap_or(base);
-                program::resolve_within(&d.program, dir)
-            }
-        }
+    /// The directory an invocation's manifest-relative paths resolve
+    /// against: the runtime's root, else the one the invocation recorded.
+    fn root_for<'a>(&'a self, inv: &'a Invocation) -> Option<&'a Path> {
+        self.root.as_deref().or(inv.manifest_dir.as_deref())
     }
 
     /// Sets the audit sink.
@@ -196,12 +134,6 @@ impl Runtime {
     /// Sets the lifecycle event callback.
     pub fn with_events(mut self, sink: EventSink) -> Self {
         self.events = Some(sink);
-        self
-    }
-
-    /// Sets the risk policy used by [`Runtime::run_batch`].
-    pub fn with_risk(mut self, risk: RiskPolicy) -> Self {
-        self.risk = risk;
         self
     }
 
@@ -276,18 +208,6 @@ impl Runtime {
         run_resolvers: bool,
     ) -> Result<Plan, Refusal> {
         let inv = call.invocation()?;
-        self.plan_invocation(inv, run_resolvers, &CancelToken::new())
-    }
-
-    /// The plan of a call of a loaded tool given as the model wrote it (name
-    /// and arguments JSON), as [`Runtime::dispatch`] makes it.
-    pub fn plan_dispatch(
-        &self,
-        name: &str,
-        arguments_json: &str,
-        run_resolvers: bool,
-    ) -> Result<Plan, Refusal> {
-        let inv = self.dispatch_invocation(name, arguments_json)?;
         self.plan_invocation(inv, run_resolvers, &CancelToken::new())
     }
 
@@ -432,7 +352,7 @@ impl Runtime {
         Ok(outcome)
     }
 
-    /// chai v0.5's output pipeline (dialects.md §2.10) applied to a call that
+    /// chai v0.5's output pipeline (see `crate::output`) applied to a call that
     /// ran; the result the model gets is `outcome.result`.
     fn apply_pipeline(&self, plan: &Plan, outcome: &mut Outcome, cancel: &CancelToken) {
         let code = match outcome.status {
@@ -546,73 +466,6 @@ impl Runtime {
         (!content.trim().is_empty()).then_some(content)
     }
 
-    /// Runs a call of a tool loaded at run time, given the arguments JSON as
-    /// the model wrote it: parsed and validated against the tool's schema
-    /// (every violation reported), then planned and executed.
-    pub fn dispatch(&self, name: &str, arguments_json: &str) -> Result<Outcome, Refusal> {
-        self.dispatch_with(name, arguments_json, &CancelToken::new())
-    }
-
-    /// [`Runtime::dispatch`] with a cancel token.
-    pub fn dispatch_with(
-        &self,
-        name: &str,
-        arguments_json: &str,
-        cancel: &CancelToken,
-    ) -> Result<Outcome, Refusal> {
-        self.dispatch_invocation(name, arguments_json)
-            .and_then(|inv| self.plan_invocation(inv, true, cancel))
-            .and_then(|plan| self.run_plan_with(plan, cancel))
-            .inspect_err(|e| self.rejected(name, e))
-    }
-
-    /// Parses and validates a call without running it (what [`Runtime::dispatch`]
-    /// checks first): unknown tool, invalid JSON, every schema violation.
-    pub fn validate_call(&self, name: &str, arguments_json: &str) -> Result<Value, Refusal> {
-        let entry = self
-            .tools
-            .get(name)
-            .ok_or_else(|| CallError::UnknownTool(name.to_string()))?;
-        validate(entry, arguments_json)
-    }
-
-    /// The invocation of a loaded tool for a call as the model wrote it.
-    fn dispatch_invocation(&self, name: &str, arguments_json: &str) -> Result<Invocation, Refusal> {
-        let entry = self
-            .tools
-            .get(name)
-            .ok_or_else(|| CallError::UnknownTool(name.to_string()))?;
-        let args = validate(entry, arguments_json)?;
-        let mut inv = Invocation::new(name, "", Vec::new());
-        match &entry.tool.execution {
-            Execution::Chai(specs) => {
-                let arguments = args.as_object().cloned().ok_or_else(|| not_object(name))?;
-                inv = Invocation::chai(name, specs.clone(), arguments);
-            }
-            Execution::Command(c) => {
-                inv.program = c.command.first().cloned().unwrap_or_default();
-                inv.args = c.command.iter().skip(1).cloned().collect();
-                inv.stdin = Some(if arguments_json.trim().is_empty() {
-                    b"{}".to_vec()
-                } else {
-                    arguments_json.as_bytes().to_vec()
-                });
-                inv.env_passthrough.clone_from(&c.env_passthrough);
-                inv.timeout = c.timeout_sec.map(Duration::from_secs);
-            }
-            Execution::Describe(d) => {
-                if name.is_empty() || name.contains(['/', '\\', '\0']) || name.contains("..") {
-                    return Err(Refusal::InvalidName(name.to_string()));
-                }
-                let text = args.to_string();
-                check_token("arguments", &text)?;
-                inv.program = d.program.to_string_lossy().into_owned();
-                inv.args = vec![text];
-            }
-        }
-        Ok(inv)
-    }
-
     /// The one preparation step of every call: program, argv (chai's
     /// mappings, sandbox, deny patterns, resolvers), stdin, temp files,
     /// environment, timeout and output pipeline.
@@ -634,7 +487,15 @@ impl Runtime {
                     message,
                 }
             })?;
-            let skill_dir = spec.skill_dir.clone();
+            // Generated chai code carries no skill directory: it is the
+            // manifest's, found at the root.
+            let skill_dir = if spec.skill_dir.as_os_str().is_empty() {
+                self.root_for(&inv)
+                    .map(Path::to_path_buf)
+                    .unwrap_or_default()
+            } else {
+                spec.skill_dir.clone()
+            };
             let tool = inv.tool.clone();
             let mut resolve = |param: &str, resolver: &ResolveCommand, args: Vec<String>| {
                 if run_resolvers {
@@ -681,7 +542,7 @@ impl Runtime {
                 argv.push(prepared.binary.clone());
             }
             argv.extend(prepared.args);
-            hidden.skill_dir = Some(spec.skill_dir.clone());
+            hidden.skill_dir = Some(skill_dir.clone());
             hidden.write_paths = prepared.write_paths;
             hidden.pipeline = spec.version == ChaiVersion::V05;
             output = OutputPlan {
@@ -692,7 +553,7 @@ impl Runtime {
                 post_process: spec
                     .post_process
                     .as_ref()
-                    .map(|p| self.plan_post_process(p, &spec.skill_dir, &prepared.arguments))
+                    .map(|p| self.plan_post_process(p, &skill_dir, &prepared.arguments))
                     .transpose()?,
                 side_read: spec.side_read.clone(),
                 arguments: prepared.arguments,
@@ -863,13 +724,16 @@ impl Runtime {
         entry: Option<&Entry>,
     ) -> Result<PathBuf, Refusal> {
         let written = Path::new(&inv.program);
+        // A manifest-relative program of generated code (`./tools/bin/x`).
+        let relative = !written.is_absolute() && inv.program.contains('/');
+        let same = |loaded: &Path| loaded == written || (relative && loaded.ends_with(written));
         let program = match entry.map(|e| (&e.program, &e.tool.execution)) {
             Some((Ok(p), Execution::Command(c)))
-                if c.command.first() == Some(&inv.program) || c.program == written =>
+                if c.command.first() == Some(&inv.program) || same(&c.program) =>
             {
                 p.clone()
             }
-            Some((Ok(p), Execution::Describe(d))) if d.program == written => p.clone(),
+            Some((Ok(p), Execution::Describe(d))) if same(&d.program) => p.clone(),
             Some((Err(e), _)) => return Err(e.clone()),
             _ if written.is_absolute() => {
                 match written.ancestors().find(|a| a.ends_with("tools/bin")) {
@@ -877,8 +741,11 @@ impl Runtime {
                     None => program::resolve(&inv.program, &self.policy.path)?,
                 }
             }
-            _ if !inv.program.contains('/') => program::resolve(&inv.program, &self.policy.path)?,
-            _ => return Err(Refusal::RelativeProgram(inv.program.clone())),
+            _ if !relative => program::resolve(&inv.program, &self.policy.path)?,
+            _ => match self.root_for(inv) {
+                Some(root) => relative_program(root, written)?,
+                None => return Err(Refusal::RelativeProgram(inv.program.clone())),
+            },
         };
         let in_manifest = entry.is_some_and(|e| e.program.as_ref().ok() == Some(&program));
         let allowed = match &inv.subcommand {
@@ -1046,139 +913,6 @@ impl Runtime {
             );
         }
     }
-
-    /// Runs the calls of one model turn. Contiguous calls that need no
-    /// confirmation run concurrently; a call that needs one (see
-    /// [`RiskPolicy::needs_confirmation`]) waits for the calls before it, then
-    /// runs alone if `confirm` says yes. Results come back in call order.
-    pub fn run_batch(
-        &self,
-        calls: &[ModelCall],
-        confirm: &mut dyn FnMut(&ModelCall) -> bool,
-    ) -> Vec<Result<Outcome, Refusal>> {
-        let mut results: Vec<Result<Outcome, Refusal>> = Vec::with_capacity(calls.len());
-        let mut group: Vec<&ModelCall> = Vec::new();
-        for call in calls {
-            if !self.risk.needs_confirmation(&call.name) {
-                group.push(call);
-                continue;
-            }
-            results.extend(self.run_concurrently(&group));
-            group.clear();
-            if confirm(call) {
-                results.push(self.dispatch(&call.name, &call.arguments));
-            } else {
-                let refusal = Refusal::NotConfirmed {
-                    tool: call.name.clone(),
-                    plan: self
-                        .plan_dispatch(&call.name, &call.arguments, false)
-                        .ok()
-                        .map(Box::new),
-                };
-                self.rejected(&call.name, &refusal);
-                results.push(Err(refusal));
-            }
-        }
-        results.extend(self.run_concurrently(&group));
-        results
-    }
-
-    fn run_concurrently(&self, calls: &[&ModelCall]) -> Vec<Result<Outcome, Refusal>> {
-        if let [call] = calls {
-            return vec![self.dispatch(&call.name, &call.arguments)];
-        }
-        std::thread::scope(|s| {
-            let handles: Vec<_> = calls
-                .iter()
-                .map(|c| s.spawn(move || self.dispatch(&c.name, &c.arguments)))
-                .collect();
-            handles
-                .into_iter()
-                .zip(calls)
-                .map(|(h, c)| {
-                    h.join().unwrap_or_else(|_| {
-                        Err(Refusal::Spawn {
-                            program: c.name.clone(),
-                            message: "call panicked".into(),
-                        })
-                    })
-                })
-                .collect()
-        })
-    }
-}
-
-/// Parses and validates the arguments (as `ToolCall::parse` does).
-fn validate(entry: &Entry, arguments_json: &str) -> Result<Value, Refusal> {
-    let tool = &entry.tool.name;
-    let args: Value = if arguments_json.trim().is_empty() {
-        json!({})
-    } else {
-        serde_json::from_str(arguments_json).map_err(|e| CallError::InvalidJson {
-            tool: tool.clone(),
-            message: e.to_string(),
-        })?
-    };
-    let validator = entry
-        .validator
-        .as_ref()
-        .map_err(|m| Refusal::InvalidSchema {
-            tool: tool.clone(),
-            message: m.clone(),
-        })?;
-    let mut violations: Vec<Violation> = validator
-        .iter_errors(&args)
-        .map(|e| Violation {
-            pointer: e.instance_path().to_string(),
-            message: e.to_string(),
-        })
-        .collect();
-    if matches!(entry.tool.execution, Execution::Chai(_)) {
-        violations.extend(undeclared(&entry.tool.parameters, &args));
-    }
-    if !violations.is_empty() {
-        return Err(CallError::InvalidArguments {
-            tool: tool.clone(),
-            violations,
-        }
-        .into());
-    }
-    Ok(args)
-}
-
-/// chai refuses a top-level key that the schema's `properties` object does
-/// not declare, whatever `additionalProperties` says (dialects.md §2.1,
-/// v0.5 validation); without a `properties` object nothing is undeclared,
-/// and with `additionalProperties: false` the schema already says so.
-fn undeclared(schema: &Value, args: &Value) -> Vec<Violation> {
-    if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
-        return Vec::new();
-    }
-    let (Some(declared), Some(given)) = (
-        schema.get("properties").and_then(Value::as_object),
-        args.as_object(),
-    ) else {
-        return Vec::new();
-    };
-    given
-        .keys()
-        .filter(|k| !declared.contains_key(k.as_str()))
-        .map(|k| Violation {
-            pointer: format!("/{}", k.replace('~', "~0").replace('/', "~1")),
-            message: format!("undeclared parameter '{k}' (not in schema)"),
-        })
-        .collect()
-}
-
-fn not_object(tool: &str) -> Refusal {
-    CallError::InvalidArguments {
-        tool: tool.to_string(),
-        violations: vec![Violation {
-            pointer: String::new(),
-            message: "arguments must be an object".into(),
-        }],
-    }
-    .into()
 }
 
 /// `<skill>/scripts/<name>` (chai: an extension is replaced by `.sh` when the
@@ -1218,6 +952,25 @@ fn script_path(skill_dir: &Path, script: &str) -> Result<PathBuf, Refusal> {
         });
     }
     Ok(resolved)
+}
+
+/// A manifest-relative program resolved against `root` with the checks of a
+/// manifest loaded from there: under `tools/bin` (agentcli) it must stay
+/// inside `root/tools/bin`, otherwise (describe) inside its own directory;
+/// both canonicalized, symlinks included.
+fn relative_program(root: &Path, written: &Path) -> Result<PathBuf, Refusal> {
+    use std::path::Component;
+    let path = root.join(written);
+    let mut parts = written
+        .components()
+        .filter(|c| !matches!(c, Component::CurDir));
+    let in_bin = parts.next() == Some(Component::Normal("tools".as_ref()))
+        && parts.next() == Some(Component::Normal("bin".as_ref()));
+    if in_bin {
+        program::resolve_within(&path, &root.join("tools/bin"))
+    } else {
+        program::resolve_within(&path, path.parent().unwrap_or(root))
+    }
 }
 
 /// A resolver's argv as it would run (for showing in a dry run).
@@ -1277,26 +1030,4 @@ fn write_private(path: &Path, content: &[u8]) -> std::io::Result<()> {
         .mode(0o600)
         .open(path)?;
     file.write_all(content)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn undeclared_keys_are_named_like_chai() {
-        let schema = json!({"type": "object", "properties": {"path": {"type": "string"}}});
-        let v = undeclared(&schema, &json!({"path": "a", "bogus": 1, "a/b": 2}));
-        let shown: Vec<String> = v.iter().map(ToString::to_string).collect();
-        assert_eq!(
-            shown,
-            [
-                "at /bogus: undeclared parameter 'bogus' (not in schema)",
-                "at /a~1b: undeclared parameter 'a/b' (not in schema)"
-            ]
-        );
-        assert!(undeclared(&json!({"type": "object"}), &json!({"x": 1})).is_empty());
-        let closed = json!({"properties": {}, "additionalProperties": false});
-        assert!(undeclared(&closed, &json!({"x": 1})).is_empty());
-    }
 }

@@ -1,5 +1,6 @@
 //! The path sandbox of chai `readPath` / `writePath` / `workingdir`
-//! parameters (dialects.md §2.8): a value is resolved against the first root,
+//! parameters (as chai v0.5 at fb29f89, `crates/lib/src/tools/generic/sandbox.rs`
+//! and `exec.rs`): a value is resolved against the first root,
 //! canonicalized through symlinks, and must stay under one of the roots.
 //!
 //! Stricter than chai: `~`, `file://` and `.git` components are refused in
@@ -50,6 +51,18 @@ impl Sandbox {
     /// The roots, canonical.
     pub fn roots(&self) -> &[PathBuf] {
         &self.roots
+    }
+
+    /// The roots of `self`, then those of `other` that `self` lacks
+    /// (see [`Policy::merge`](crate::Policy::merge)).
+    pub fn union(&self, other: &Sandbox) -> Sandbox {
+        let mut roots = self.roots.clone();
+        for root in &other.roots {
+            if !roots.contains(root) {
+                roots.push(root.clone());
+            }
+        }
+        Sandbox { roots }
     }
 
     /// True when there is no root.

@@ -8,8 +8,9 @@ pub mod argv;
 pub mod call;
 pub mod chai;
 
+use std::path::PathBuf;
 use std::time::Duration;
-pub use toolsmith_manifest::model::ResolveCommand;
+pub use toolsmith_model::model::ResolveCommand;
 
 /// A typed tool-argument struct generated from a manifest.
 pub trait Tool {
@@ -57,7 +58,7 @@ impl<T: Tool> Call for T {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChaiCall {
     /// The tool's execution specs (several are chosen between by `paramCondition`).
-    pub specs: Vec<toolsmith_manifest::model::ChaiExecution>,
+    pub specs: Vec<toolsmith_model::model::ChaiExecution>,
     /// The call's arguments (a JSON object).
     pub arguments: serde_json::Map<String, serde_json::Value>,
 }
@@ -84,6 +85,13 @@ pub struct Invocation {
     /// chai: the specs and arguments the runtime builds the command from
     /// (then `args`, `stdin` and `resolve` are unused).
     pub chai: Option<ChaiCall>,
+    /// The manifest's directory as recorded when `tools!` expanded (on the
+    /// build machine; `None` in `toolsmith gen` output). A manifest-relative
+    /// `program` (`./tools/bin/x`, `./get_weather`) and a chai tool's skill
+    /// directory are resolved against the runtime's root
+    /// ([`Runtime::with_root`](crate::Runtime::with_root)), and against this
+    /// directory only when the runtime has none.
+    pub manifest_dir: Option<PathBuf>,
 }
 
 impl Invocation {
@@ -99,14 +107,22 @@ impl Invocation {
             resolve: Vec::new(),
             subcommand: None,
             chai: None,
+            manifest_dir: None,
         }
+    }
+
+    /// The invocation with [`Invocation::manifest_dir`] set (generated code
+    /// passes its `MANIFEST_DIR`).
+    pub fn with_manifest_dir(mut self, dir: Option<&str>) -> Self {
+        self.manifest_dir = dir.map(PathBuf::from);
+        self
     }
 
     /// The invocation of a chai call: the runtime builds the command from
     /// the specs and the arguments.
     pub fn chai(
         tool: &str,
-        specs: Vec<toolsmith_manifest::model::ChaiExecution>,
+        specs: Vec<toolsmith_model::model::ChaiExecution>,
         arguments: serde_json::Map<String, serde_json::Value>,
     ) -> Self {
         let program = specs.first().map(|s| s.binary.clone()).unwrap_or_default();

@@ -5,8 +5,8 @@
 //!
 //! * `same`: argv, stdin, cwd and temp files equal, or both refused;
 //! * `stricter`: toolsmith refuses where chai ran it, for a documented reason
-//!   (dialects.md §2.13: leading `-`, NUL, size, path sandbox, `unsafePath`,
-//!   the manifest's own schema);
+//!   (README.md, "Argv agreement with chai": leading `-`, NUL, size, path
+//!   sandbox, `unsafePath`, the manifest's own schema);
 //! * `resolver`: the recorded value came from a resolver that a plan without
 //!   resolvers shows as `$(…)` (or chai's resolver failed);
 //! * `different`: anything else; each must be listed in [`KNOWN_DIFFERENCES`].

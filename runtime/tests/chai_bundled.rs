@@ -141,7 +141,7 @@ fn pass_program(skills: &[PathBuf]) -> String {
         );
         let path = dir.to_str().expect("UTF-8 corpus path");
         modules.push_str(&format!(
-            "mod {module} {{ toolsmith::tools!({path:?}); }}\n"
+            "/// `{module}`.\npub mod {module} {{ toolsmith::tools!({path:?}); }}\n"
         ));
         let tools = read_json(&dir.join("tools.json")).as_array().unwrap().len();
         let allowlist = read_json(&dir.join("allowlist.json"));
@@ -162,7 +162,11 @@ fn pass_program(skills: &[PathBuf]) -> String {
                  }}\n"
         ));
     }
-    format!("#![deny(warnings)]\n{modules}\nfn main() {{\n{checks}}}\n")
+    // Public modules under `missing_docs`: the generated items must build
+    // as a library crate's public API without warnings.
+    format!(
+        "//! Bundled chai skills.\n#![deny(missing_docs, warnings)]\n{modules}\nfn main() {{\n{checks}}}\n"
+    )
 }
 
 #[test]

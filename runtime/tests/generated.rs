@@ -185,7 +185,8 @@ fn agentcli_and_describe_invocations() {
     };
     assert_eq!(w.argv().unwrap(), ["./tools/bin/get_weather", "--json"]);
     let inv = w.invocation().unwrap();
-    assert_eq!(inv.program, "/repo/tools/bin/get_weather");
+    assert_eq!(inv.program, "./tools/bin/get_weather");
+    assert_eq!(inv.manifest_dir, None);
     assert_eq!(inv.args, ["--json"]);
     assert_eq!(inv.stdin.as_deref(), Some(br#"{"city":"Oslo"}"#.as_slice()));
     assert_eq!(inv.env_passthrough, ["TZ"]);
@@ -195,10 +196,10 @@ fn agentcli_and_describe_invocations() {
     };
     assert_eq!(
         d.argv().unwrap(),
-        ["/repo/tools/disk_usage.sh", r#"{"path":"/tmp"}"#]
+        ["./tools/disk_usage.sh", r#"{"path":"/tmp"}"#]
     );
     let d = DiskUsageArgs { path: None };
-    assert_eq!(d.argv().unwrap(), ["/repo/tools/disk_usage.sh", "{}"]);
+    assert_eq!(d.argv().unwrap(), ["./tools/disk_usage.sh", "{}"]);
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! Failure modes of runtime-safety.md §2, each with real processes.
+//! Failure modes of running tools (the F numbers of the last column of
+//! docs/runtime.md's table of guarantees), each with real processes.
 
 mod common;
 
@@ -654,6 +655,7 @@ impl toolsmith::Tool for Echo {
             resolve: vec![],
             subcommand: Some("%s".into()),
             chai: None,
+            manifest_dir: None,
         })
     }
 }
@@ -691,6 +693,7 @@ impl toolsmith::Tool for Generated {
             resolve: vec![],
             subcommand: None,
             chai: None,
+            manifest_dir: None,
         })
     }
 }

@@ -47,7 +47,8 @@ fn valid_fixture_entry_points() -> Vec<PathBuf> {
     out
 }
 
-/// A program that builds the generated code of `path` and exercises it.
+/// A program that builds the generated code of `path` as a public module
+/// under `#![deny(missing_docs, warnings)]` and exercises it.
 fn pass_program(path: &Path) -> String {
     let relative = path.strip_prefix(crate_dir()).unwrap_or(path);
     let relative = relative.to_string_lossy().replace('\\', "/");
@@ -55,7 +56,7 @@ fn pass_program(path: &Path) -> String {
     let skill = relative.ends_with(".md");
     if skill {
         return format!(
-            "#![deny(warnings)]\nmod generated {{ toolsmith::skill!({relative:?}); }}\n\
+            "//! Skill.\n#![deny(missing_docs, warnings)]\n/// Generated.\npub mod generated {{ toolsmith::skill!({relative:?}); }}\n\
              fn main() {{\n\
                  assert!(!generated::NAME.is_empty());\n\
                  let _ = (generated::DESCRIPTION, generated::ALLOWED_TOOLS, generated::BODY);\n\
@@ -63,8 +64,8 @@ fn pass_program(path: &Path) -> String {
         );
     }
     format!(
-        "#![deny(warnings)]\n#[path = {support:?}]\nmod round_trip;\n\
-         mod generated {{ toolsmith::tools!({relative:?}); }}\n\
+        "//! Manifest.\n#![deny(missing_docs, warnings)]\n#[path = {support:?}]\nmod round_trip;\n\
+         /// Generated.\npub mod generated {{ toolsmith::tools!({relative:?}); }}\n\
          fn main() {{\n\
              let defs = generated::definitions();\n\
              for def in defs.as_array().expect(\"array\") {{\n\

@@ -3,7 +3,7 @@
 use crate::error::{Error, Status};
 use crate::output;
 use std::fmt::Write as _;
-use toolsmith_manifest::rules;
+use toolsmith_manifest::registry;
 
 /// Arguments of `toolsmith rules` (none yet).
 #[derive(Debug, clap::Args)]
@@ -12,7 +12,7 @@ pub struct Args {}
 /// Prints the rule table: `id  severity  dialect  summary`, sorted by id.
 pub fn run(_args: &Args) -> Result<Status, Error> {
     // The lint rules, then the generator's own (`toolsmith gen`, `tools!`).
-    let mut all = rules::all();
+    let mut all = registry::all();
     all.extend(toolsmith_codegen::issue::RULES.iter().copied());
     all.sort_by_key(|r| r.id);
     let width = all.iter().map(|r| r.id.len()).max().unwrap_or(0);

@@ -1,13 +1,15 @@
 //! `--format sarif`: a SARIF 2.1.0 log for GitHub code scanning.
 //!
-//! Hand-written structs (`serde-sarif` does not build on its own, crates.md
-//! P12). One run; the driver's rules table is [`rules::all`], results refer to
-//! it by `ruleIndex`; columns are Unicode code points (`columnKind`), `endColumn`
-//! exclusive; relative paths are relative to `%SRCROOT%`.
+//! Hand-written structs (`serde-sarif` 0.8.0 does not build as a lone
+//! dependency: it never enables serde's `derive`). One run; the driver's rules
+//! table is [`registry::all`], results refer to it by `ruleIndex`; columns are
+//! Unicode code points (`columnKind`), `endColumn` exclusive; relative paths
+//! are relative to `%SRCROOT%`.
 
 use serde::Serialize;
 use std::collections::HashMap;
-use toolsmith_manifest::rules::{self, Rule};
+use toolsmith_manifest::registry;
+use toolsmith_manifest::rules::Rule;
 use toolsmith_manifest::{Diagnostic, Diagnostics, Severity};
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -148,7 +150,7 @@ fn descriptor(rule: &Rule) -> ReportingDescriptor {
 
 /// Renders the diagnostics as a SARIF log (pretty-printed, with a newline).
 pub fn render(diagnostics: &Diagnostics) -> String {
-    let all = rules::all();
+    let all = registry::all();
     let index: HashMap<&str, usize> = all.iter().enumerate().map(|(i, r)| (r.id, i)).collect();
     let results = diagnostics
         .iter()

@@ -3,28 +3,50 @@
 use ::toolsmith::tool::__codegen as __ts;
 /// Search notes.
 /// Returns matching lines.
+#[allow(clippy::doc_markdown)]
 #[derive(Debug, Clone, PartialEq, __ts::Serialize, __ts::Deserialize)]
 #[serde(crate = "::toolsmith::__private::serde")]
 pub struct NotesmdCliSearchArgs {
     /// What to look for.
+    #[allow(clippy::doc_markdown)]
     pub query: __ts::String,
+    /// `limit`: integer (optional).
+    #[allow(clippy::doc_markdown)]
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub limit: __ts::Option<u64>,
+    /// `offset`: integer (optional).
+    #[allow(clippy::doc_markdown)]
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub offset: __ts::Option<i64>,
+    /// `vault`: string (optional).
+    #[allow(clippy::doc_markdown)]
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub vault: __ts::Option<__ts::String>,
+    /// `overwrite`: boolean (optional).
+    #[allow(clippy::doc_markdown)]
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub overwrite: __ts::Option<bool>,
+    /// `text`: string.
+    #[allow(clippy::doc_markdown)]
     pub text: __ts::String,
+    /// `mode`: string, one of the enum's values (optional).
+    #[allow(clippy::doc_markdown)]
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub mode: __ts::Option<NotesmdCliSearchArgsMode>,
+    /// `date`: string (optional).
+    #[allow(clippy::doc_markdown)]
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub date: __ts::Option<__ts::String>,
+    /// `score`: number (optional).
+    #[allow(clippy::doc_markdown)]
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub score: __ts::Option<f64>,
+    /// `tags`: array (optional).
+    #[allow(clippy::doc_markdown)]
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub tags: __ts::Option<__ts::Vec<__ts::String>>,
+    /// `recursive`: boolean.
+    #[allow(clippy::doc_markdown)]
     #[serde(default = "NotesmdCliSearchArgs::__default_recursive")]
     pub recursive: bool,
 }
@@ -34,6 +56,8 @@ impl NotesmdCliSearchArgs {
         true
     }
 }
+/// `NotesmdCliSearchArgsMode`: a string, one of `fast`, `deep-scan`, `2pass`.
+#[allow(clippy::doc_markdown)]
 #[derive(
     Debug,
     Clone,
@@ -60,7 +84,7 @@ pub enum NotesmdCliSearchArgsMode {
 }
 impl NotesmdCliSearchArgsMode {
     /// The wire value.
-    pub fn as_str(&self) -> &'static str {
+    pub fn as_str(self) -> &'static str {
         match self {
             Self::Fast => "fast",
             Self::DeepScan => "deep-scan",
@@ -75,6 +99,7 @@ impl ::std::fmt::Display for NotesmdCliSearchArgsMode {
 }
 impl ::std::str::FromStr for NotesmdCliSearchArgsMode {
     type Err = __ts::String;
+    #[allow(clippy::uninlined_format_args)]
     fn from_str(s: &str) -> __ts::Result<Self, Self::Err> {
         match s {
             "fast" => __ts::Ok(Self::Fast),
@@ -106,9 +131,15 @@ impl __ts::Tool for NotesmdCliSearchArgs {
         static SPECS: __ts::ChaiSpecs = __ts::ChaiSpecs::new(
             "[{\"version\":\"legacy\",\"binary\":\"notesmd-cli\",\"subcommand\":\"search\",\"args\":[{\"param\":\"query\",\"kind\":\"positional\"},{\"param\":\"text\",\"kind\":\"positional\",\"normalizeNewlines\":true},{\"param\":\"limit\",\"kind\":\"flag\"},{\"param\":\"offset\",\"kind\":\"flag\"},{\"param\":\"vault\",\"kind\":\"flag\",\"flag\":\"vault-name\"},{\"param\":\"overwrite\",\"kind\":\"flagifboolean\",\"flagIfTrue\":\"--overwrite\",\"flagIfFalse\":\"--append\"},{\"param\":\"mode\",\"kind\":\"flag\"},{\"param\":\"date\",\"kind\":\"flag\",\"resolveCommand\":{\"script\":{\"script\":\"resolve-date\",\"args\":[\"$param\"]}}},{\"param\":\"score\",\"kind\":\"flag\"},{\"param\":\"tags\",\"kind\":\"flag\"},{\"param\":\"recursive\",\"kind\":\"flagifboolean\",\"flagIfTrue\":\"-r\"},{\"param\":\"color\",\"kind\":\"flagifboolean\",\"flagIfFalse\":\"--no-color\"}]}]",
         );
-        __ts::chai_invocation(<Self as __ts::Tool>::NAME, SPECS.get(), self)
+        __ts::chai_invocation(
+            <Self as __ts::Tool>::NAME,
+            SPECS.get(),
+            self,
+            MANIFEST_DIR,
+        )
     }
 }
+#[allow(dead_code)]
 impl NotesmdCliSearchArgs {
     /// The command the call would run, without a policy: `binaryWrapper`,
     /// binary, subcommand tokens, then the mapped arguments (path values
@@ -118,34 +149,56 @@ impl NotesmdCliSearchArgs {
         __ts::chai_argv(&__ts::Tool::invocation(self)?)
     }
 }
+/// Arguments of the `shapes-tool` tool.
+#[allow(clippy::doc_markdown)]
 #[derive(Debug, Clone, PartialEq, __ts::Serialize, __ts::Deserialize)]
 #[serde(crate = "::toolsmith::__private::serde")]
 #[serde(deny_unknown_fields)]
 pub struct ShapesToolArgs {
     /// A keyword as a field.
+    #[allow(clippy::doc_markdown)]
     #[serde(rename = "type")]
     pub type_: __ts::String,
+    /// `dryRun`: boolean (optional).
+    #[allow(clippy::doc_markdown)]
     #[serde(rename = "dryRun")]
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub dry_run: __ts::Option<bool>,
     /// A nested object.
+    #[allow(clippy::doc_markdown)]
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub filter: __ts::Option<ShapesToolArgsFilter>,
+    /// `point`: object (optional).
+    #[allow(clippy::doc_markdown)]
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub point: __ts::Option<ShapesToolPoint>,
+    /// `labels`: object (optional).
+    #[allow(clippy::doc_markdown)]
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub labels: __ts::Option<::std::collections::BTreeMap<__ts::String, i64>>,
+    /// `extra`: object (optional).
+    #[allow(clippy::doc_markdown)]
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub extra: __ts::Option<
         __ts::serde_json::Map<__ts::String, __ts::serde_json::Value>,
     >,
+    /// `anything`: any JSON value (optional).
+    #[allow(clippy::doc_markdown)]
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub anything: __ts::Option<__ts::serde_json::Value>,
+    /// `maybe`: string (optional).
+    #[allow(clippy::doc_markdown)]
     pub maybe: __ts::Option<__ts::String>,
+    /// `choice`: any JSON value (optional).
+    #[allow(clippy::doc_markdown)]
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub choice: __ts::Option<__ts::serde_json::Value>,
+    /// `size`: integer.
+    #[allow(clippy::doc_markdown)]
     #[serde(default = "ShapesToolArgs::__default_size")]
     pub size: i64,
+    /// `unit`: string, one of the enum's values.
+    #[allow(clippy::doc_markdown)]
     #[serde(default = "ShapesToolArgs::__default_unit")]
     pub unit: ShapesToolArgsUnit,
 }
@@ -160,11 +213,16 @@ impl ShapesToolArgs {
     }
 }
 /// A nested object.
-#[derive(Debug, Clone, PartialEq, __ts::Serialize, __ts::Deserialize)]
+#[allow(clippy::doc_markdown)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, __ts::Serialize, __ts::Deserialize)]
 #[serde(crate = "::toolsmith::__private::serde")]
 #[serde(deny_unknown_fields)]
 pub struct ShapesToolArgsFilter {
+    /// `field`: string.
+    #[allow(clippy::doc_markdown)]
     pub field: __ts::String,
+    /// `op`: string, one of the enum's values (optional).
+    #[allow(clippy::doc_markdown)]
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub op: __ts::Option<ShapesToolArgsFilterOp>,
 }
@@ -173,6 +231,8 @@ impl __ts::ArgValue for ShapesToolArgsFilter {
         __ts::None
     }
 }
+/// `ShapesToolArgsFilterOp`: a string, one of `eq`, `ne`.
+#[allow(clippy::doc_markdown)]
 #[derive(
     Debug,
     Clone,
@@ -196,7 +256,7 @@ pub enum ShapesToolArgsFilterOp {
 }
 impl ShapesToolArgsFilterOp {
     /// The wire value.
-    pub fn as_str(&self) -> &'static str {
+    pub fn as_str(self) -> &'static str {
         match self {
             Self::Eq => "eq",
             Self::Ne => "ne",
@@ -210,6 +270,7 @@ impl ::std::fmt::Display for ShapesToolArgsFilterOp {
 }
 impl ::std::str::FromStr for ShapesToolArgsFilterOp {
     type Err = __ts::String;
+    #[allow(clippy::uninlined_format_args)]
     fn from_str(s: &str) -> __ts::Result<Self, Self::Err> {
         match s {
             "eq" => __ts::Ok(Self::Eq),
@@ -223,10 +284,16 @@ impl __ts::ArgValue for ShapesToolArgsFilterOp {
         __ts::Some(::std::string::ToString::to_string(self.as_str()))
     }
 }
+/// `ShapesToolPoint`: a JSON object.
+#[allow(clippy::doc_markdown)]
 #[derive(Debug, Clone, PartialEq, __ts::Serialize, __ts::Deserialize)]
 #[serde(crate = "::toolsmith::__private::serde")]
 pub struct ShapesToolPoint {
+    /// `x`: number.
+    #[allow(clippy::doc_markdown)]
     pub x: f64,
+    /// `y`: number.
+    #[allow(clippy::doc_markdown)]
     pub y: f64,
 }
 impl __ts::ArgValue for ShapesToolPoint {
@@ -234,6 +301,8 @@ impl __ts::ArgValue for ShapesToolPoint {
         __ts::None
     }
 }
+/// `ShapesToolArgsUnit`: a string, one of `cm`, `in`.
+#[allow(clippy::doc_markdown)]
 #[derive(
     Debug,
     Clone,
@@ -257,7 +326,7 @@ pub enum ShapesToolArgsUnit {
 }
 impl ShapesToolArgsUnit {
     /// The wire value.
-    pub fn as_str(&self) -> &'static str {
+    pub fn as_str(self) -> &'static str {
         match self {
             Self::Cm => "cm",
             Self::In => "in",
@@ -271,6 +340,7 @@ impl ::std::fmt::Display for ShapesToolArgsUnit {
 }
 impl ::std::str::FromStr for ShapesToolArgsUnit {
     type Err = __ts::String;
+    #[allow(clippy::uninlined_format_args)]
     fn from_str(s: &str) -> __ts::Result<Self, Self::Err> {
         match s {
             "cm" => __ts::Ok(Self::Cm),
@@ -297,9 +367,15 @@ impl __ts::Tool for ShapesToolArgs {
         static SPECS: __ts::ChaiSpecs = __ts::ChaiSpecs::new(
             "[{\"version\":\"legacy\",\"binary\":\"shapes\",\"subcommand\":\"draw\",\"args\":[{\"param\":\"type\",\"kind\":\"positional\"}]}]",
         );
-        __ts::chai_invocation(<Self as __ts::Tool>::NAME, SPECS.get(), self)
+        __ts::chai_invocation(
+            <Self as __ts::Tool>::NAME,
+            SPECS.get(),
+            self,
+            MANIFEST_DIR,
+        )
     }
 }
+#[allow(dead_code)]
 impl ShapesToolArgs {
     /// The command the call would run, without a policy: `binaryWrapper`,
     /// binary, subcommand tokens, then the mapped arguments (path values
@@ -310,9 +386,12 @@ impl ShapesToolArgs {
     }
 }
 /// Weather.
-#[derive(Debug, Clone, PartialEq, __ts::Serialize, __ts::Deserialize)]
+#[allow(clippy::doc_markdown)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, __ts::Serialize, __ts::Deserialize)]
 #[serde(crate = "::toolsmith::__private::serde")]
 pub struct GetWeatherArgs {
+    /// `city`: string.
+    #[allow(clippy::doc_markdown)]
     pub city: __ts::String,
 }
 impl __ts::Tool for GetWeatherArgs {
@@ -327,16 +406,19 @@ impl __ts::Tool for GetWeatherArgs {
     fn invocation(&self) -> __ts::Result<__ts::Invocation, __ts::ArgvError> {
         __ts::command_invocation(
             <Self as __ts::Tool>::NAME,
-            "/repo/tools/bin/get_weather",
+            "./tools/bin/get_weather",
             &["--json"],
             self,
             &["TZ"],
             __ts::Some(7u64),
+            MANIFEST_DIR,
         )
     }
 }
+#[allow(dead_code)]
 impl GetWeatherArgs {
     /// The `command` array as declared (the arguments go to stdin).
+    #[allow(clippy::unused_self, clippy::unnecessary_wraps)]
     pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, __ts::ArgvError> {
         __ts::Ok(
             ::std::vec![
@@ -347,9 +429,12 @@ impl GetWeatherArgs {
     }
 }
 /// Disk usage.
-#[derive(Debug, Clone, PartialEq, __ts::Serialize, __ts::Deserialize)]
+#[allow(clippy::doc_markdown)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, __ts::Serialize, __ts::Deserialize)]
 #[serde(crate = "::toolsmith::__private::serde")]
 pub struct DiskUsageArgs {
+    /// `path`: string (optional).
+    #[allow(clippy::doc_markdown)]
     #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub path: __ts::Option<__ts::String>,
 }
@@ -365,11 +450,13 @@ impl __ts::Tool for DiskUsageArgs {
     fn invocation(&self) -> __ts::Result<__ts::Invocation, __ts::ArgvError> {
         __ts::describe_invocation(
             <Self as __ts::Tool>::NAME,
-            "/repo/tools/disk_usage.sh",
+            "./tools/disk_usage.sh",
             self,
+            MANIFEST_DIR,
         )
     }
 }
+#[allow(dead_code)]
 impl DiskUsageArgs {
     /// `[path, json]`: the executable and the arguments as one JSON argument.
     pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, __ts::ArgvError> {
@@ -388,9 +475,11 @@ pub enum ToolCall {
     #[doc = concat!("`", "disk_usage", "`")]
     DiskUsage(DiskUsageArgs),
 }
+#[allow(dead_code)]
 impl ToolCall {
     /// Parses a model's call: the name must be one of the manifest's
     /// tools, the arguments (JSON text) must satisfy its schema.
+    #[allow(clippy::match_single_binding)]
     pub fn parse(name: &str, arguments: &str) -> __ts::Result<Self, __ts::CallError> {
         let _ = arguments;
         match name {
@@ -491,7 +580,8 @@ impl ::std::convert::From<DiskUsageArgs> for ToolCall {
         Self::DiskUsage(args)
     }
 }
-/// The tools as a model expects them (OpenAI function-tool shape).
+/// The tools as a model expects them (the `OpenAI` function-tool shape).
+#[allow(dead_code)]
 pub fn definitions() -> __ts::serde_json::Value {
     __ts::serde_json::Value::Array(
         ::std::vec![
@@ -513,7 +603,14 @@ pub fn policy() -> __ts::Policy {
     for (binary, subcommands) in ALLOWLIST {
         policy.allow_mut(binary, subcommands.iter().copied());
     }
-    policy.allow_mut("/repo/tools/bin/get_weather", ::std::iter::empty::<&str>());
-    policy.allow_mut("/repo/tools/disk_usage.sh", ::std::iter::empty::<&str>());
+    policy.allow_mut("./tools/bin/get_weather", ::std::iter::empty::<&str>());
+    policy.allow_mut("./tools/disk_usage.sh", ::std::iter::empty::<&str>());
     policy
 }
+/// The manifest's directory where `tools!` expanded (on the build
+/// machine), or `None` in code written by `toolsmith gen`. Programs
+/// and the chai skill directory are manifest-relative; the runtime
+/// resolves them against `Runtime::with_root`, and against this only
+/// when it has no root.
+#[allow(dead_code)]
+pub const MANIFEST_DIR: __ts::Option<&str> = __ts::None;

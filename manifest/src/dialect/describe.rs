@@ -1,4 +1,5 @@
-//! `--describe` output of self-describing executables (shellclaw, dialects.md §4):
+//! `--describe` output of self-describing executables (shellclaw's
+//! `lib/discover.sh` and `docs/PHASE5_SPEC.md`):
 //! `NAME.describe.json` holding one `{name, description, parameters}` object,
 //! or a catalog array of them (as `discover_tools` prints; entries may carry a
 //! `path` to the executable).
@@ -14,16 +15,17 @@
 //! matches its stem when the stem is `NAME` or `NAME.` followed by any
 //! extension (`get_weather` matches `get_weather.sh`, `get_weather.py`, …).
 
-use crate::diagnostic::{Finding, Severity};
+use crate::diagnostic::Finding;
 use crate::document::Document;
-use crate::lint::Options;
-use crate::model::{DescribeExecution, Dialect, Execution, Manifest, Tool};
-use crate::rules::Rule;
+use crate::model::{DescribeExecution, Dialect, Execution, Manifest, Origin, Tool};
+use crate::options::Options;
+use crate::rules::{Rule, Severity};
 use crate::schema::{self, SchemaCheck};
 use crate::suggest::closest;
 use crate::tree::Node;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// `describe/not-an-object` (error): `--describe` output must be a JSON object (or a catalog array of objects).
 pub static NOT_AN_OBJECT: Rule = Rule::error(
@@ -90,6 +92,7 @@ pub fn check(docs: &mut [Document], options: &Options) -> Option<Manifest> {
     let _ = options;
     let mut seen: HashMap<String, String> = HashMap::new();
     let mut tools = Vec::new();
+    let mut unusable: Vec<String> = Vec::new();
     let mut parsed = 0;
     for doc in docs.iter_mut() {
         let Some(root) = doc.root.as_ref() else {
@@ -102,13 +105,24 @@ pub fn check(docs: &mut [Document], options: &Options) -> Option<Manifest> {
             findings: Vec::new(),
             seen: &mut seen,
         };
-        match root.as_array() {
-            Some(entries) => {
-                for entry in entries {
-                    tools.extend(file.entry(entry, true));
+        let entries = match root.as_array() {
+            Some(entries) => entries.iter().map(|e| (e, true)).collect(),
+            None => vec![(root, false)],
+        };
+        for (entry, catalog) in entries {
+            match file.entry(entry, catalog) {
+                Some(mut tool) => {
+                    tool.origin.source = Some(Arc::clone(&doc.source));
+                    tools.push(tool);
                 }
+                None => unusable.extend(
+                    entry
+                        .get("name")
+                        .and_then(Node::as_str)
+                        .filter(|n| !n.is_empty())
+                        .map(str::to_string),
+                ),
             }
-            None => tools.extend(file.entry(root, false)),
         }
         let findings = file.findings;
         doc.findings.extend(findings);
@@ -130,6 +144,7 @@ pub fn check(docs: &mut [Document], options: &Options) -> Option<Manifest> {
         inputs: docs.iter().map(|d| d.path.clone()).collect(),
         tools,
         allowlist: BTreeMap::new(),
+        unusable,
     })
 }
 
@@ -285,6 +300,12 @@ impl File<'_> {
         }
         let program = self.program(&name, path.as_deref(), catalog);
         Some(Tool {
+            origin: Origin {
+                source: None,
+                span: node.span,
+                name: node.get("name").cloned(),
+                schema: parameters.cloned(),
+            },
             name,
             description: description.map(|(d, _)| d),
             parameters: parameters.map(Node::to_value).unwrap_or_default(),

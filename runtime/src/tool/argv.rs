@@ -1,7 +1,8 @@
-//! Building argv: chai's reference semantics (dialects.md §1.4) and the
-//! argument hygiene the reference lacks (runtime-safety.md F12, F13, F15), in
-//! one place for the code `tools!` generates and for manifests the
-//! [`Runtime`](crate::Runtime) loads at run time.
+//! Building argv: chai's semantics (14ef265 `crates/lib/src/tools/generic.rs`,
+//! and its successor in fb29f89) and the argument hygiene chai lacks (a
+//! value never becomes an option, no NUL bytes, bounded sizes; see the argv
+//! row of docs/runtime.md), in one place for the code `tools!` generates and
+//! for manifests the [`Runtime`](crate::Runtime) loads at run time.
 
 use super::{ArgvError, Invocation, MAX_ARG_BYTES, PendingResolve, ResolveCommand};
 use serde::Serialize;
@@ -519,7 +520,7 @@ impl ArgvBuilder {
             env_passthrough: Vec::new(),
             timeout: None,
             resolve: self.resolve,
-            chai: None,
+            ..Invocation::new(tool, "", Vec::new())
         }
     }
 }
@@ -531,6 +532,7 @@ fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<String, ArgvError> {
 }
 
 /// An agentcli invocation: `command` as declared, the JSON of the arguments on stdin.
+#[allow(clippy::too_many_arguments)]
 pub fn command_invocation<T: Serialize + ?Sized>(
     tool: &str,
     program: &str,
@@ -538,13 +540,14 @@ pub fn command_invocation<T: Serialize + ?Sized>(
     value: &T,
     env_passthrough: &[&str],
     timeout_sec: Option<u64>,
+    manifest_dir: Option<&str>,
 ) -> Result<Invocation, ArgvError> {
     let args = args.iter().map(|a| (*a).to_owned()).collect();
     Ok(Invocation {
         stdin: Some(to_json(value)?.into_bytes()),
         env_passthrough: env_passthrough.iter().map(|e| (*e).to_owned()).collect(),
         timeout: timeout_sec.map(Duration::from_secs),
-        ..Invocation::new(tool, program, args)
+        ..Invocation::new(tool, program, args).with_manifest_dir(manifest_dir)
     })
 }
 
@@ -553,10 +556,11 @@ pub fn describe_invocation<T: Serialize + ?Sized>(
     tool: &str,
     program: &str,
     value: &T,
+    manifest_dir: Option<&str>,
 ) -> Result<Invocation, ArgvError> {
     let json = to_json(value)?;
     check_token("arguments", &json)?;
-    Ok(Invocation::new(tool, program, vec![json]))
+    Ok(Invocation::new(tool, program, vec![json]).with_manifest_dir(manifest_dir))
 }
 
 #[cfg(test)]
@@ -708,17 +712,31 @@ mod tests {
     #[test]
     fn command_and_describe_invocations() {
         let args = serde_json::json!({"q": "x"});
-        let inv =
-            command_invocation("t", "/abs/tools/bin/t", &["-v"], &args, &["TZ"], Some(5)).unwrap();
+        let inv = command_invocation(
+            "t",
+            "./tools/bin/t",
+            &["-v"],
+            &args,
+            &["TZ"],
+            Some(5),
+            Some("/abs"),
+        )
+        .unwrap();
+        assert_eq!(inv.program, "./tools/bin/t");
+        assert_eq!(
+            inv.manifest_dir.as_deref(),
+            Some(std::path::Path::new("/abs"))
+        );
         assert_eq!(inv.stdin.as_deref(), Some(br#"{"q":"x"}"#.as_slice()));
         assert_eq!(inv.args, ["-v"]);
         assert_eq!(inv.timeout, Some(Duration::from_secs(5)));
         assert_eq!(inv.env_passthrough, ["TZ"]);
-        let inv = describe_invocation("t", "/abs/t.sh", &args).unwrap();
+        let inv = describe_invocation("t", "./t.sh", &args, None).unwrap();
         assert_eq!(inv.args, [r#"{"q":"x"}"#]);
+        assert_eq!(inv.manifest_dir, None);
         let big = serde_json::json!({"q": "x".repeat(MAX_ARG_BYTES)});
         assert!(matches!(
-            describe_invocation("t", "/abs/t.sh", &big),
+            describe_invocation("t", "./t.sh", &big, None),
             Err(ArgvError::TooLong { .. })
         ));
     }

@@ -1,12 +1,15 @@
 //! A chai call, from the arguments to everything a process needs: the path
 //! pass (sandbox, canonical values, path-like refusal), the working
-//! directory, deny patterns, argv, stdin and temp files (dialects.md
-//! §2.7–§2.9, and §1.4 for the legacy format). The one place that turns a
+//! directory, deny patterns, argv, stdin and temp files (chai v0.5 at
+//! fb29f89: `crates/lib/src/tools/generic/`; chai 14ef265's
+//! `tools/generic.rs` for the legacy format). The one place that turns a
 //! chai execution spec into a command: the runtime's plan, `toolsmith run
 //! --dry-run` and generated code all come here.
 //!
 //! Resolvers are run through a callback, so a dry run can show them instead
-//! of running them. Where chai is unsafe (dialects.md §2.13) this is strict:
+//! of running them. Where chai is unsafe (README.md, "Where chai is unsafe,
+//! toolsmith is strict"; docs/chai-argv-cases.md, "chai behaviour seen while
+//! recording") this is strict:
 //! each piece of a `split` value is checked, a path parameter's value is
 //! checked before its resolver sees it, a parameter that only feeds resolver
 //! or `postProcess` arguments gets the path-like check, `unsafePath` needs
@@ -19,7 +22,7 @@ use crate::refusal::Refusal;
 use crate::sandbox::{Sandbox, path_like};
 use serde_json::{Map, Value};
 use std::path::PathBuf;
-use toolsmith_manifest::model::{ArgKind, ArgMapping, ChaiExecution, ChaiVersion, ResolveCommand};
+use toolsmith_model::model::{ArgKind, ArgMapping, ChaiExecution, ChaiVersion, ResolveCommand};
 
 /// Runs one resolver: the resolver, its arguments after substitution, and
 /// the parameter it serves; `Ok(Some(text))` is its trimmed output, `Ok(None)`
@@ -316,8 +319,8 @@ impl Preparer<'_, '_> {
             );
         }
         // A parameter that no mapping turns into argv only feeds resolver
-        // or `postProcess` arguments: chai never checks it (dialects.md
-        // §2.13); here it gets V8 like any other non-path value.
+        // or `postProcess` arguments: chai never checks it; here it gets the
+        // path-like check like any other non-path value.
         for (name, value) in &self.args {
             if let Value::String(s) = value
                 && !self.spec.args.iter().any(|m| m.param == *name)
@@ -654,6 +657,7 @@ pub fn chai_invocation<T: serde::Serialize + ?Sized>(
     tool: &str,
     specs: &[ChaiExecution],
     args: &T,
+    manifest_dir: Option<&str>,
 ) -> Result<super::Invocation, ArgvError> {
     let arguments = match serde_json::to_value(args) {
         Ok(Value::Object(map)) => map,
@@ -664,7 +668,7 @@ pub fn chai_invocation<T: serde::Serialize + ?Sized>(
             });
         }
     };
-    Ok(super::Invocation::chai(tool, specs.to_vec(), arguments))
+    Ok(super::Invocation::chai(tool, specs.to_vec(), arguments).with_manifest_dir(manifest_dir))
 }
 
 /// The command a chai invocation would run, without a policy (no allowlist,
@@ -679,7 +683,7 @@ pub fn chai_argv(inv: &super::Invocation) -> Result<Vec<String>, ArgvError> {
             message: other.to_string(),
         },
     };
-    let spec = toolsmith_manifest::model::select_spec(&inv.tool, &call.specs, &call.arguments)
+    let spec = toolsmith_model::model::select_spec(&inv.tool, &call.specs, &call.arguments)
         .map_err(|message| ArgvError::Refused { message })?;
     let sandbox = Sandbox::default();
     let mut show = |_: &str, r: &ResolveCommand, args: Vec<String>| {

@@ -46,6 +46,7 @@ pub fn command_tool(
     env: Vec<String>,
 ) -> Tool {
     Tool {
+        origin: Default::default(),
         name: name.into(),
         description: None,
         parameters: json!({"type": "object"}),
@@ -65,6 +66,7 @@ pub fn manifest(
     allowlist: BTreeMap<String, Vec<String>>,
 ) -> Manifest {
     Manifest {
+        unusable: Vec::new(),
         dialect,
         path: dir.join("tools.json"),
         inputs: vec![],
@@ -94,6 +96,7 @@ pub fn chai(
     schema: Value,
 ) -> Manifest {
     let tool = Tool {
+        origin: Default::default(),
         name: name.into(),
         description: None,
         parameters: schema,

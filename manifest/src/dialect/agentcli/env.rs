@@ -1,5 +1,48 @@
-//! `envPassthrough` normalization (goagent) and toolsmith's deny list
-//! (runtime-safety.md §1.7, F17/F19).
+//! `envPassthrough`: goagent's normalization (trim, upper-case, validate:
+//! `agentcli/env-empty`, `agentcli/env-invalid`, and `agentcli/env-duplicate`
+//! for entries it silently drops) and toolsmith's deny list: names that
+//! decide which program runs or what it loads, which toolsmith's runtime
+//! never passes to a tool although goagent accepts them
+//! (`agentcli/env-denied`; the runtime's environment is described in
+//! docs/runtime.md), and names that change how shell scripts run
+//! (`agentcli/env-risky`).
+
+use super::checker::Checker;
+use super::fields::Strings;
+use super::go::quote;
+use crate::diagnostic::Finding;
+use crate::rules::Rule;
+
+/// `agentcli/env-empty` (error): an `envPassthrough` entry is empty after trimming.
+pub static ENV_EMPTY: Rule = Rule::error(
+    "agentcli/env-empty",
+    "agentcli",
+    "an `envPassthrough` entry is empty after trimming",
+);
+/// `agentcli/env-invalid` (error): an `envPassthrough` entry is not an environment variable name (`[A-Z_][A-Z0-9_]*` after upper-casing).
+pub static ENV_INVALID: Rule = Rule::error(
+    "agentcli/env-invalid",
+    "agentcli",
+    "an `envPassthrough` entry is not an environment variable name (`[A-Z_][A-Z0-9_]*` after upper-casing)",
+);
+/// `agentcli/env-duplicate` (warning): an `envPassthrough` entry repeats an earlier one after normalization.
+pub static ENV_DUPLICATE: Rule = Rule::warning(
+    "agentcli/env-duplicate",
+    "agentcli",
+    "an `envPassthrough` entry repeats an earlier one after normalization",
+);
+/// `agentcli/env-denied` (error): `envPassthrough` names a variable toolsmith never passes to a tool (PATH, IFS, LD_*, DYLD_*, BASH_ENV, ENV, PROMPT_COMMAND).
+pub static ENV_DENIED: Rule = Rule::error(
+    "agentcli/env-denied",
+    "agentcli",
+    "`envPassthrough` names a variable toolsmith never passes to a tool (PATH, IFS, LD_*, DYLD_*, BASH_ENV, ENV, PROMPT_COMMAND)",
+);
+/// `agentcli/env-risky` (warning): `envPassthrough` names a variable that changes how shell scripts run (SHELLOPTS, BASHOPTS, PS4).
+pub static ENV_RISKY: Rule = Rule::warning(
+    "agentcli/env-risky",
+    "agentcli",
+    "`envPassthrough` names a variable that changes how shell scripts run (SHELLOPTS, BASHOPTS, PS4)",
+);
 
 /// Why an `envPassthrough` entry is refused by goagent.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,6 +136,77 @@ pub fn danger(name: &str) -> Option<Danger> {
         _ if name.starts_with("LD_") || name.starts_with("DYLD_") => Some(Danger::Denied),
         "SHELLOPTS" | "BASHOPTS" | "PS4" => Some(Danger::Risky),
         _ => None,
+    }
+}
+
+impl<'a> Checker<'a> {
+    /// Rules 4a/4b and toolsmith's deny list; returns the normalized names.
+    pub(super) fn env(&mut self, prefix: &str, env: &Strings<'a>) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        for (j, (entry, node)) in env.items.iter().enumerate() {
+            if node.as_str().is_none() && !node.is_null() {
+                continue; // a decoding error already
+            }
+            let name = match normalize_name(entry) {
+                Ok(name) => name,
+                Err(EnvNameError::Empty) => {
+                    self.push(
+                        Finding::new(
+                            &ENV_EMPTY,
+                            node.span,
+                            node.pointer.clone(),
+                            format!("{prefix}: envPassthrough[{j}]: empty name"),
+                        )
+                        .with_help("remove the empty entry"),
+                    );
+                    continue;
+                }
+                Err(EnvNameError::Invalid) => {
+                    self.push(
+                        Finding::new(
+                            &ENV_INVALID,
+                            node.span,
+                            node.pointer.clone(),
+                            format!(
+                                "{prefix}: envPassthrough[{j}]: invalid name {} (must match [A-Z_][A-Z0-9_]*)",
+                                quote(entry)
+                            ),
+                        )
+                        .with_help("environment variable names are letters, digits and `_`, not starting with a digit"),
+                    );
+                    continue;
+                }
+            };
+            if names.contains(&name) {
+                self.push(Finding::new(
+                    &ENV_DUPLICATE,
+                    node.span,
+                    node.pointer.clone(),
+                    format!("{prefix}: envPassthrough[{j}]: {} repeats `{name}` (names are trimmed and upper-cased)", quote(entry)),
+                ).with_help("remove the duplicate"));
+                continue;
+            }
+            match danger(&name) {
+                Some(Danger::Denied) => self.push(
+                    Finding::new(
+                        &ENV_DENIED,
+                        node.span,
+                        node.pointer.clone(),
+                        format!("{prefix}: envPassthrough[{j}]: `{name}` is never passed to a tool: it decides which program runs or what it loads"),
+                    )
+                    .with_help("toolsmith's runtime sets a fixed PATH and refuses PATH, IFS, LD_*, DYLD_*, BASH_ENV, ENV and PROMPT_COMMAND; remove the entry"),
+                ),
+                Some(Danger::Risky) => self.push(Finding::new(
+                    &ENV_RISKY,
+                    node.span,
+                    node.pointer.clone(),
+                    format!("{prefix}: envPassthrough[{j}]: `{name}` changes how shell scripts run"),
+                )),
+                None => {}
+            }
+            names.push(name);
+        }
+        names
     }
 }
 

@@ -1,5 +1,6 @@
 //! agentcli (goagent) `tools.json`: `{"tools": [{name, description, schema,
-//! command, timeoutSec, envPassthrough}]}` (dialects.md §3).
+//! command, timeoutSec, envPassthrough}]}`, as goagent's `LoadManifest`
+//! (`internal/tools/manifest.go`) reads it.
 //!
 //! Every rule of goagent's `LoadManifest` is reproduced with its exact message
 //! (Go `%q` quoting included), but all findings are collected instead of the
@@ -9,139 +10,47 @@
 //! draft 2020-12 object schema, an absolute `command[0]` is a warning, keys Go
 //! ignores or matches only case-insensitively are warnings, and names that
 //! toolsmith's runtime never passes through `envPassthrough` are errors.
+//!
+//! This file is the driver: it walks the manifest and each tool
+//! ([`check`]) and builds the model. The rules live by family, each file
+//! with its `Rule` statics and checks: [`fields`] (Go decoding, unknown and
+//! case-mismatched keys), [`name`], [`command`] (with the lexical algorithm
+//! in [`program`]), [`env`](mod@env) (`envPassthrough`) and [`defaults`] (`schema`,
+//! `timeoutSec`); `agentcli/no-tools` is checked here.
 
+mod checker;
+pub mod command;
+pub mod defaults;
 pub mod env;
+pub mod fields;
 pub mod go;
+pub mod name;
 pub mod program;
 
-use crate::diagnostic::{Diagnostic, Finding, Severity};
+use crate::diagnostic::{Diagnostic, Finding};
 use crate::document::Document;
-use crate::lint::Options;
-use crate::model::{CommandExecution, Dialect, Execution, Manifest, Tool};
-use crate::rules::Rule;
+use crate::model::{CommandExecution, Dialect, Execution, Manifest, Origin, Tool};
+use crate::options::Options;
+use crate::rules::{Rule, Severity};
 use crate::schema::{self, SchemaCheck};
-use crate::suggest::closest;
-use crate::tree::{Member, Node};
+use crate::tree::Node;
+use checker::Checker;
+use fields::TOOL_FIELDS;
 use go::{GoType, quote};
-use program::Program;
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::sync::Arc;
 
-/// `agentcli/decode` (error): a value has a JSON type goagent's Go structs cannot hold (`parse manifest: json: cannot unmarshal …`).
-pub static DECODE: Rule = Rule::error(
-    "agentcli/decode",
-    "agentcli",
-    "a value has a JSON type goagent's Go structs cannot hold (`parse manifest: json: cannot unmarshal …`)",
-);
-/// `agentcli/name-required` (error): every tool needs a non-empty `name`.
-pub static NAME_REQUIRED: Rule = Rule::error(
-    "agentcli/name-required",
-    "agentcli",
-    "every tool needs a non-empty `name`",
-);
-/// `agentcli/duplicate-name` (error): tool names must be unique (case-sensitive).
-pub static DUPLICATE_NAME: Rule = Rule::error(
-    "agentcli/duplicate-name",
-    "agentcli",
-    "tool names must be unique (case-sensitive)",
-);
-/// `agentcli/command-empty` (error): `command` needs at least the program.
-pub static COMMAND_EMPTY: Rule = Rule::error(
-    "agentcli/command-empty",
-    "agentcli",
-    "`command` needs at least the program",
-);
-/// `agentcli/env-empty` (error): an `envPassthrough` entry is empty after trimming.
-pub static ENV_EMPTY: Rule = Rule::error(
-    "agentcli/env-empty",
-    "agentcli",
-    "an `envPassthrough` entry is empty after trimming",
-);
-/// `agentcli/env-invalid` (error): an `envPassthrough` entry is not an environment variable name (`[A-Z_][A-Z0-9_]*` after upper-casing).
-pub static ENV_INVALID: Rule = Rule::error(
-    "agentcli/env-invalid",
-    "agentcli",
-    "an `envPassthrough` entry is not an environment variable name (`[A-Z_][A-Z0-9_]*` after upper-casing)",
-);
-/// `agentcli/command-parent` (error): a relative `command[0]` starts with `..` after cleaning.
-pub static COMMAND_PARENT: Rule = Rule::error(
-    "agentcli/command-parent",
-    "agentcli",
-    "a relative `command[0]` starts with `..` after cleaning",
-);
-/// `agentcli/command-escapes-bin` (error): a `command[0]` written under ./tools/bin leaves it after cleaning.
-pub static COMMAND_ESCAPES_BIN: Rule = Rule::error(
-    "agentcli/command-escapes-bin",
-    "agentcli",
-    "a `command[0]` written under ./tools/bin leaves it after cleaning",
-);
-/// `agentcli/command-not-in-bin` (error): a relative `command[0]` must start with ./tools/bin/.
-pub static COMMAND_NOT_IN_BIN: Rule = Rule::error(
-    "agentcli/command-not-in-bin",
-    "agentcli",
-    "a relative `command[0]` must start with ./tools/bin/",
-);
-/// `agentcli/command-resolve` (error): `command[0]` cannot be made absolute.
-pub static COMMAND_RESOLVE: Rule = Rule::error(
-    "agentcli/command-resolve",
-    "agentcli",
-    "`command[0]` cannot be made absolute",
-);
-/// `agentcli/absolute-command` (warning): an absolute `command[0]` is accepted by goagent (meant for tests) but ties the manifest to one machine.
-pub static ABSOLUTE_COMMAND: Rule = Rule::warning(
-    "agentcli/absolute-command",
-    "agentcli",
-    "an absolute `command[0]` is accepted by goagent (meant for tests) but ties the manifest to one machine",
-);
-/// `agentcli/unknown-key` (warning): a key goagent does not know is silently ignored.
-pub static UNKNOWN_KEY: Rule = Rule::warning(
-    "agentcli/unknown-key",
-    "agentcli",
-    "a key goagent does not know is silently ignored",
-);
-/// `agentcli/key-case` (warning): a key matches a field only case-insensitively (Go accepts it, other readers may not).
-pub static KEY_CASE: Rule = Rule::warning(
-    "agentcli/key-case",
-    "agentcli",
-    "a key matches a field only case-insensitively (Go accepts it, other readers may not)",
-);
-/// `agentcli/name-whitespace` (warning): a tool name is only whitespace (goagent accepts it).
-pub static NAME_WHITESPACE: Rule = Rule::warning(
-    "agentcli/name-whitespace",
-    "agentcli",
-    "a tool name is only whitespace (goagent accepts it)",
-);
-/// `agentcli/schema-missing` (warning): a tool has no `schema` (or `null`); toolsmith exports `{"type":"object","properties":{}}`.
-pub static SCHEMA_MISSING: Rule = Rule::warning(
-    "agentcli/schema-missing",
-    "agentcli",
-    "a tool has no `schema` (or `null`); toolsmith exports `{\"type\":\"object\",\"properties\":{}}`",
-);
-/// `agentcli/timeout-negative` (warning): a negative `timeoutSec` silently means the default timeout.
-pub static TIMEOUT_NEGATIVE: Rule = Rule::warning(
-    "agentcli/timeout-negative",
-    "agentcli",
-    "a negative `timeoutSec` silently means the default timeout",
-);
-/// `agentcli/env-duplicate` (warning): an `envPassthrough` entry repeats an earlier one after normalization.
-pub static ENV_DUPLICATE: Rule = Rule::warning(
-    "agentcli/env-duplicate",
-    "agentcli",
-    "an `envPassthrough` entry repeats an earlier one after normalization",
-);
-/// `agentcli/env-denied` (error): `envPassthrough` names a variable toolsmith never passes to a tool (PATH, IFS, LD_*, DYLD_*, BASH_ENV, ENV, PROMPT_COMMAND).
-pub static ENV_DENIED: Rule = Rule::error(
-    "agentcli/env-denied",
-    "agentcli",
-    "`envPassthrough` names a variable toolsmith never passes to a tool (PATH, IFS, LD_*, DYLD_*, BASH_ENV, ENV, PROMPT_COMMAND)",
-);
-/// `agentcli/env-risky` (warning): `envPassthrough` names a variable that changes how shell scripts run (SHELLOPTS, BASHOPTS, PS4).
-pub static ENV_RISKY: Rule = Rule::warning(
-    "agentcli/env-risky",
-    "agentcli",
-    "`envPassthrough` names a variable that changes how shell scripts run (SHELLOPTS, BASHOPTS, PS4)",
-);
+pub use command::{
+    ABSOLUTE_COMMAND, COMMAND_EMPTY, COMMAND_ESCAPES_BIN, COMMAND_NOT_IN_BIN, COMMAND_PARENT,
+    COMMAND_RESOLVE,
+};
+pub use defaults::{SCHEMA_MISSING, TIMEOUT_NEGATIVE};
+pub use env::{ENV_DENIED, ENV_DUPLICATE, ENV_EMPTY, ENV_INVALID, ENV_RISKY};
+pub use fields::{DECODE, KEY_CASE, UNKNOWN_KEY};
+pub use name::{DUPLICATE_NAME, NAME_REQUIRED, NAME_WHITESPACE};
+
 /// `agentcli/no-tools` (warning): the manifest declares no tools.
 pub static NO_TOOLS: Rule = Rule::warning(
     "agentcli/no-tools",
@@ -153,50 +62,40 @@ pub static NO_TOOLS: Rule = Rule::warning(
 /// then per tool (by index) name, duplicate, command, envPassthrough entries,
 /// `command[0]`.
 pub static REFERENCE_RULES: &[&Rule] = &[
-    &DECODE,
-    &NAME_REQUIRED,
-    &DUPLICATE_NAME,
-    &COMMAND_EMPTY,
-    &ENV_EMPTY,
-    &ENV_INVALID,
-    &COMMAND_PARENT,
-    &COMMAND_ESCAPES_BIN,
-    &COMMAND_NOT_IN_BIN,
-    &COMMAND_RESOLVE,
+    &fields::DECODE,
+    &name::NAME_REQUIRED,
+    &name::DUPLICATE_NAME,
+    &command::COMMAND_EMPTY,
+    &env::ENV_EMPTY,
+    &env::ENV_INVALID,
+    &command::COMMAND_PARENT,
+    &command::COMMAND_ESCAPES_BIN,
+    &command::COMMAND_NOT_IN_BIN,
+    &command::COMMAND_RESOLVE,
 ];
 
 /// agentcli rules.
 pub static RULES: &[&Rule] = &[
-    &DECODE,
-    &NAME_REQUIRED,
-    &DUPLICATE_NAME,
-    &COMMAND_EMPTY,
-    &ENV_EMPTY,
-    &ENV_INVALID,
-    &COMMAND_PARENT,
-    &COMMAND_ESCAPES_BIN,
-    &COMMAND_NOT_IN_BIN,
-    &COMMAND_RESOLVE,
-    &ABSOLUTE_COMMAND,
-    &UNKNOWN_KEY,
-    &KEY_CASE,
-    &NAME_WHITESPACE,
-    &SCHEMA_MISSING,
-    &TIMEOUT_NEGATIVE,
-    &ENV_DUPLICATE,
-    &ENV_DENIED,
-    &ENV_RISKY,
+    &fields::DECODE,
+    &name::NAME_REQUIRED,
+    &name::DUPLICATE_NAME,
+    &command::COMMAND_EMPTY,
+    &env::ENV_EMPTY,
+    &env::ENV_INVALID,
+    &command::COMMAND_PARENT,
+    &command::COMMAND_ESCAPES_BIN,
+    &command::COMMAND_NOT_IN_BIN,
+    &command::COMMAND_RESOLVE,
+    &command::ABSOLUTE_COMMAND,
+    &fields::UNKNOWN_KEY,
+    &fields::KEY_CASE,
+    &name::NAME_WHITESPACE,
+    &defaults::SCHEMA_MISSING,
+    &defaults::TIMEOUT_NEGATIVE,
+    &env::ENV_DUPLICATE,
+    &env::ENV_DENIED,
+    &env::ENV_RISKY,
     &NO_TOOLS,
-];
-
-/// The JSON field names of goagent's `ToolSpec`.
-const TOOL_FIELDS: [&str; 6] = [
-    "name",
-    "description",
-    "schema",
-    "command",
-    "timeoutSec",
-    "envPassthrough",
 ];
 
 /// Checks an agentcli manifest. Returns the model of the tools that could be
@@ -216,14 +115,44 @@ pub fn check(doc: &mut Document, options: &Options) -> Option<Manifest> {
     let mut findings = checker.findings;
     findings.extend(checker.limiter.summaries());
     doc.findings.extend(findings);
-    let tools = tools?;
+    let mut tools = tools?;
+    for tool in &mut tools {
+        tool.origin.source = Some(Arc::clone(&doc.source));
+    }
+    let unusable = unusable(root, &tools);
     Some(Manifest {
         dialect: Dialect::Agentcli,
         path: doc.path.clone(),
         inputs: vec![doc.path.clone()],
         tools,
         allowlist: BTreeMap::new(),
+        unusable,
     })
+}
+
+/// The names of declared tools that are not in `tools` (keys matched as Go
+/// matches them, ASCII case ignored; the last duplicate key wins).
+fn unusable(root: &Node, tools: &[Tool]) -> Vec<String> {
+    fn get<'n>(node: &'n Node, key: &str) -> Option<&'n Node> {
+        node.as_object()?
+            .iter()
+            .rev()
+            .find(|m| m.key.eq_ignore_ascii_case(key))
+            .map(|m| &m.value)
+    }
+    let elements = get(root, "tools")
+        .and_then(Node::as_array)
+        .unwrap_or_default();
+    let mut names: Vec<String> = Vec::new();
+    for name in elements.iter().filter_map(|e| get(e, "name")?.as_str()) {
+        if !name.is_empty()
+            && !tools.iter().any(|t| t.name == name)
+            && !names.iter().any(|n| n == name)
+        {
+            names.push(name.to_string());
+        }
+    }
+    names
 }
 
 /// The error goagent's `LoadManifest` would report for a file: among the
@@ -254,104 +183,7 @@ pub fn reference_error(diagnostics: &[Diagnostic]) -> Option<&Diagnostic> {
         .map(|(d, _)| d)
 }
 
-struct Checker<'a> {
-    text: &'a str,
-    dir: &'a Path,
-    findings: Vec<Finding>,
-    /// At most `cap::MAX_PER_RULE` findings of a rule kept in memory.
-    limiter: crate::cap::Limiter,
-    /// Errors the limiter left out (a tool with one is still not in the model).
-    errors_left_out: usize,
-}
-
-/// One `ToolSpec` field: every member that sets it (Go decodes them all, the last wins).
-struct Field<'a> {
-    members: Vec<&'a Member>,
-}
-
-impl<'a> Field<'a> {
-    fn value(&self) -> Option<&'a Node> {
-        self.members.last().map(|m| &m.value)
-    }
-}
-
-/// A string slice as Go decodes it: `null` elements become `""`.
-struct Strings<'a> {
-    /// The array (or `null`) node, when present.
-    node: Option<&'a Node>,
-    /// Element values with their nodes.
-    items: Vec<(String, &'a Node)>,
-    /// False when any member or element had a type error.
-    ok: bool,
-}
-
 impl<'a> Checker<'a> {
-    fn push(&mut self, f: Finding) {
-        if self.limiter.admit(&f) {
-            self.findings.push(f);
-        } else if f.severity == Severity::Error {
-            self.errors_left_out += 1;
-        }
-    }
-
-    /// Reports a decoding error for `node` into `ty`; true when it fits.
-    fn decode(&mut self, node: &Node, ty: GoType, field: Option<(&str, &str)>) -> bool {
-        match go::type_error(node, self.text, ty, field) {
-            Some(message) => {
-                self.push(Finding::new(
-                    &DECODE,
-                    node.span,
-                    node.pointer.clone(),
-                    format!("parse manifest: {message}"),
-                ));
-                false
-            }
-            None => true,
-        }
-    }
-
-    /// Matches the members of `obj` to Go fields; warns on unknown keys and case mismatches.
-    fn fields(&mut self, obj: &'a Node, names: &[&str], what: &str) -> Vec<Field<'a>> {
-        let mut fields: Vec<Field<'a>> = names.iter().map(|_| Field { members: vec![] }).collect();
-        for m in obj.as_object().unwrap_or_default() {
-            let pointer = m.value.pointer.clone();
-            match names.iter().position(|n| go::key_matches(&m.key, n)) {
-                Some(i) => {
-                    if m.key != names[i] {
-                        self.push(
-                            Finding::new(
-                                &KEY_CASE,
-                                m.key_span,
-                                pointer,
-                                format!(
-                                    "key `{}` is read as `{}`: goagent matches keys case-insensitively, other readers do not",
-                                    m.key, names[i]
-                                ),
-                            )
-                            .with_help(format!("spell it `{}`", names[i])),
-                        );
-                    }
-                    if let Some(f) = fields.get_mut(i) {
-                        f.members.push(m);
-                    }
-                }
-                None => {
-                    let f = Finding::new(
-                        &UNKNOWN_KEY,
-                        m.key_span,
-                        pointer,
-                        format!("unknown key `{}` in {what} is ignored by goagent", m.key),
-                    );
-                    self.push(match closest(&m.key, names.iter().copied()) {
-                        Some(s) => f.with_help(format!("did you mean `{s}`?")),
-                        None => f.with_help(format!("the known keys are `{}`", names.join("`, `"))),
-                    });
-                }
-            }
-        }
-        fields
-    }
-
     /// The root object; `None` when it is not one.
     fn manifest(&mut self, root: &'a Node) -> Option<Vec<Tool>> {
         if root.is_null() {
@@ -394,36 +226,6 @@ impl<'a> Checker<'a> {
             }
         }
         Some(tools)
-    }
-
-    fn string(&mut self, field: &Field<'a>, path: &str) -> (Option<String>, bool) {
-        let mut ok = true;
-        for m in &field.members {
-            ok &= self.decode(&m.value, GoType::String, Some(("ToolSpec", path)));
-        }
-        let value = field.value().and_then(Node::as_str).map(str::to_string);
-        (value, ok)
-    }
-
-    fn strings(&mut self, field: &Field<'a>, path: &str) -> Strings<'a> {
-        let mut ok = true;
-        for m in &field.members {
-            if !self.decode(&m.value, GoType::StringSlice, Some(("ToolSpec", path))) {
-                ok = false;
-                continue;
-            }
-            for item in m.value.as_array().unwrap_or_default() {
-                ok &= self.decode(item, GoType::String, Some(("ToolSpec", path)));
-            }
-        }
-        let node = field.value();
-        let items = node
-            .and_then(Node::as_array)
-            .unwrap_or_default()
-            .iter()
-            .map(|n| (n.as_str().unwrap_or_default().to_string(), n))
-            .collect();
-        Strings { node, items, ok }
     }
 
     fn tool(
@@ -523,7 +325,8 @@ impl<'a> Checker<'a> {
         }
         let env_passthrough = self.env(&prefix, &env);
         let program = match command.items.first() {
-            Some((cmd0, cmd0_node)) if cmd0_node.as_str().is_some() => {
+            // A `null` element is Go's "" (see `Strings`) and is checked as such.
+            Some((cmd0, cmd0_node)) if cmd0_node.as_str().is_some() || cmd0_node.is_null() => {
                 self.program(&prefix, cmd0, cmd0_node)
             }
             _ => None,
@@ -576,7 +379,17 @@ impl<'a> Checker<'a> {
             Some(s) if s.as_object().is_some() => s.to_value(),
             _ => json!({"type": "object", "properties": {}}),
         };
+        let origin = Origin {
+            source: None,
+            span: node.span,
+            name: name_f.value().cloned(),
+            schema: schema_f
+                .value()
+                .filter(|s| s.as_object().is_some())
+                .cloned(),
+        };
         Some(Tool {
+            origin,
             name,
             description: description.filter(|d| !d.is_empty()),
             parameters,
@@ -590,139 +403,12 @@ impl<'a> Checker<'a> {
             }),
         })
     }
-
-    /// Rules 4a/4b and toolsmith's deny list; returns the normalized names.
-    fn env(&mut self, prefix: &str, env: &Strings<'a>) -> Vec<String> {
-        let mut names: Vec<String> = Vec::new();
-        for (j, (entry, node)) in env.items.iter().enumerate() {
-            if node.as_str().is_none() && !node.is_null() {
-                continue; // a decoding error already
-            }
-            let name = match env::normalize_name(entry) {
-                Ok(name) => name,
-                Err(env::EnvNameError::Empty) => {
-                    self.push(
-                        Finding::new(
-                            &ENV_EMPTY,
-                            node.span,
-                            node.pointer.clone(),
-                            format!("{prefix}: envPassthrough[{j}]: empty name"),
-                        )
-                        .with_help("remove the empty entry"),
-                    );
-                    continue;
-                }
-                Err(env::EnvNameError::Invalid) => {
-                    self.push(
-                        Finding::new(
-                            &ENV_INVALID,
-                            node.span,
-                            node.pointer.clone(),
-                            format!(
-                                "{prefix}: envPassthrough[{j}]: invalid name {} (must match [A-Z_][A-Z0-9_]*)",
-                                quote(entry)
-                            ),
-                        )
-                        .with_help("environment variable names are letters, digits and `_`, not starting with a digit"),
-                    );
-                    continue;
-                }
-            };
-            if names.contains(&name) {
-                self.push(Finding::new(
-                    &ENV_DUPLICATE,
-                    node.span,
-                    node.pointer.clone(),
-                    format!("{prefix}: envPassthrough[{j}]: {} repeats `{name}` (names are trimmed and upper-cased)", quote(entry)),
-                ).with_help("remove the duplicate"));
-                continue;
-            }
-            match env::danger(&name) {
-                Some(env::Danger::Denied) => self.push(
-                    Finding::new(
-                        &ENV_DENIED,
-                        node.span,
-                        node.pointer.clone(),
-                        format!("{prefix}: envPassthrough[{j}]: `{name}` is never passed to a tool: it decides which program runs or what it loads"),
-                    )
-                    .with_help("toolsmith's runtime sets a fixed PATH and refuses PATH, IFS, LD_*, DYLD_*, BASH_ENV, ENV and PROMPT_COMMAND; remove the entry"),
-                ),
-                Some(env::Danger::Risky) => self.push(Finding::new(
-                    &ENV_RISKY,
-                    node.span,
-                    node.pointer.clone(),
-                    format!("{prefix}: envPassthrough[{j}]: `{name}` changes how shell scripts run"),
-                )),
-                None => {}
-            }
-            names.push(name);
-        }
-        names
-    }
-
-    /// Rules 5–8 on `command[0]`; returns the resolved program.
-    fn program(&mut self, prefix: &str, cmd0: &str, node: &Node) -> Option<PathBuf> {
-        let finding = |rule: &'static Rule, message: String| {
-            Finding::new(rule, node.span, node.pointer.clone(), message)
-        };
-        let norm = match program::check(cmd0) {
-            Program::Absolute => {
-                self.push(
-                    finding(
-                        &ABSOLUTE_COMMAND,
-                        format!("{prefix}: command[0] {} is absolute; goagent accepts it unchecked (meant for tests)", quote(cmd0)),
-                    )
-                    .with_help("ship the program next to the manifest under ./tools/bin/"),
-                );
-                return Some(PathBuf::from(cmd0));
-            }
-            Program::Ok { norm } => norm,
-            Program::Parent => {
-                self.push(finding(
-                    &COMMAND_PARENT,
-                    format!("{prefix}: command[0] must not start with '..' or escape tools/bin (got {})", quote(cmd0)),
-                ).with_help("keep the program inside ./tools/bin/ next to tools.json"));
-                return None;
-            }
-            Program::EscapesBin { norm } => {
-                self.push(finding(
-                    &COMMAND_ESCAPES_BIN,
-                    format!(
-                        "{prefix}: command[0] escapes ./tools/bin after normalization (got {} -> {})",
-                        quote(cmd0),
-                        quote(&norm)
-                    ),
-                ).with_help("name a file directly inside ./tools/bin/, without `..`"));
-                return None;
-            }
-            Program::NotInBin { norm } => {
-                let base = norm.rsplit('/').next().unwrap_or(&norm);
-                self.push(finding(
-                    &COMMAND_NOT_IN_BIN,
-                    format!("{prefix}: relative command[0] must start with ./tools/bin/"),
-                ).with_help(format!(
-                    "relative programs live under ./tools/bin/ next to tools.json, e.g. \"./tools/bin/{base}\""
-                )));
-                return None;
-            }
-        };
-        let relative = norm.trim_start_matches("./");
-        match std::path::absolute(self.dir.join(relative)) {
-            Ok(path) => Some(path),
-            Err(e) => {
-                self.push(finding(
-                    &COMMAND_RESOLVE,
-                    format!("{prefix}: resolve command[0]: {e}"),
-                ));
-                None
-            }
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     fn run(text: &str) -> (Document, Option<Manifest>) {
         let mut doc = Document::from_text("tools.json", Path::new("/m/tools.json"), text);
@@ -760,6 +446,19 @@ mod tests {
                 r#"{"tools":[{"name":"a","command":["/bin/a"],"schema":{"type":"strin"},"envPassthrough":["PATH"]}]}"#
             ),
             None
+        );
+    }
+
+    #[test]
+    fn a_null_program_is_the_empty_string_as_in_go() {
+        // Go decodes `null` into a string element as "", which cleans to `.`.
+        assert_eq!(
+            first(r#"{"tools":[{"name":"a","command":[null]}]}"#).as_deref(),
+            Some(r#"tool[0] "a": relative command[0] must start with ./tools/bin/"#)
+        );
+        assert_eq!(
+            first(r#"{"tools":[{"name":"a","command":[""]}]}"#),
+            first(r#"{"tools":[{"name":"a","command":[null]}]}"#)
         );
     }
 

@@ -1,5 +1,6 @@
-//! goagent's `command[0]` algorithm (dialects.md §3.3): where a tool's program
-//! may live, decided lexically from the string alone.
+//! goagent's `command[0]` algorithm (`LoadManifest`,
+//! `internal/tools/manifest.go`): where a tool's program may live, decided
+//! lexically from the string alone.
 
 /// The verdict on a `command[0]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,7 +103,8 @@ pub fn clean(path: &str) -> String {
 mod tests {
     use super::*;
 
-    /// Every worked case of dialects.md §3.3.
+    /// The cases of goagent's `internal/tools/manifest_test.go`, and the
+    /// algorithm's edges (`""`, `./tools/bin` itself, Windows separators).
     #[test]
     fn worked_cases_of_the_reference() {
         assert_eq!(check("/usr/bin/env"), Program::Absolute);

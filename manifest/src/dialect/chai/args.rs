@@ -386,6 +386,7 @@ fn model(
         deny_always_resolve: v05 && flag("denyAlwaysResolve"),
         subcommand_override: get("subcommandOverride").filter(|_| v05),
         pointer: node.pointer.clone(),
+        span: node.span,
     }))
 }
 

@@ -1,8 +1,11 @@
-//! How chai v0.5 chooses between the specs of one tool (§2.7) and the
-//! parameters a spec names outside its mappings: `condition.binGroup`
-//! against the `SKILL.md` OR-groups, `paramCondition`s that cannot tell two
-//! specs apart, and `paramCondition` / `sideRead.pathParam` /
-//! `hintConditions[].whenArg` naming parameters the tool does not declare.
+//! How chai v0.5 chooses between the specs of one tool (fb29f89,
+//! `crates/lib/src/tools/generic/mod.rs`: one spec is used as is, otherwise
+//! the one whose `paramCondition` matches, else the single spec without
+//! one) and the parameters a spec names outside its mappings:
+//! `condition.binGroup` against the `SKILL.md` OR-groups, `paramCondition`s
+//! that cannot tell two specs apart, and `paramCondition` /
+//! `sideRead.pathParam` / `hintConditions[].whenArg` naming parameters the
+//! tool does not declare.
 
 use super::fields::show;
 use super::skill::{Bins, ChaiSkill};

@@ -228,6 +228,7 @@ pub fn check(
                     args: mappings,
                     skill_dir: skill_dir.to_path_buf(),
                     pointer: item.pointer.clone(),
+                    span: item.span,
                     ..ChaiExecution::default()
                 };
                 if version == Version::V05 {

@@ -5,7 +5,7 @@ use super::execution::{self, Targets};
 use super::fields::{self, first_char};
 use super::skill::ChaiSkill;
 use super::version::{self, Chosen};
-use super::{Version, allowlist, assemble, tools};
+use super::{Files, Version, allowlist, assemble, tools};
 use crate::diagnostic::Finding;
 use crate::document::Document;
 use crate::model::{Dialect, Manifest};
@@ -56,8 +56,12 @@ pub fn check(doc: &mut Document, chosen: &Chosen, skill: Option<&ChaiSkill>) -> 
     doc.findings.extend(findings);
     Some(assemble(
         Dialect::ChaiLegacy,
-        doc.path.clone(),
-        vec![doc.path.clone()],
+        Files {
+            path: doc.path.clone(),
+            inputs: vec![doc.path.clone()],
+            tools: &doc.source,
+            execution: Some(&doc.source),
+        },
         &tools.unwrap_or_default(),
         &specs.unwrap_or_default(),
         &allowlist.unwrap_or_default(),

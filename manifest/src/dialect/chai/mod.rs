@@ -22,10 +22,12 @@ pub mod tools;
 pub mod version;
 
 use crate::document::Document;
-use crate::lint::Options;
-use crate::model::{ChaiExecution, ChaiVersion, Dialect, Execution, Manifest, Tool};
+use crate::model::{ChaiExecution, ChaiVersion, Dialect, Execution, Manifest, Origin, Tool};
+use crate::options::Options;
 use crate::rules::Rule;
+use crate::source::Source;
 use skill::ChaiSkill;
+use std::sync::Arc;
 
 pub use split::SPLIT_FILE_MISSING;
 
@@ -166,8 +168,7 @@ pub fn check_split_in_skill(
 /// execution specs are usable, in file order (the first of duplicate names).
 fn assemble(
     dialect: Dialect,
-    path: std::path::PathBuf,
-    inputs: Vec<std::path::PathBuf>,
+    files: Files<'_>,
     tools: &[tools::ToolInfo],
     specs: &[execution::SpecInfo],
     allowlist: &allowlist::Allowlist,
@@ -176,6 +177,7 @@ fn assemble(
     let bin_groups = skill.map(ChaiSkill::groups).unwrap_or_default().to_vec();
     let by_tool = execution::by_tool(specs);
     let mut model_tools: Vec<Tool> = Vec::new();
+    let mut unusable = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for tool in tools {
         if !seen.insert(tool.name.as_str()) {
@@ -188,6 +190,7 @@ fn assemble(
         // chai keeps the last of duplicate specs (a HashMap insert); v0.5
         // keeps them all and chooses per call (`model::select_spec`).
         if own.is_empty() || own.iter().any(|s| s.execution.is_none()) {
+            unusable.push(tool.name.clone());
             continue;
         }
         let mut chosen: Vec<ChaiExecution> = own
@@ -195,6 +198,7 @@ fn assemble(
             .filter_map(|s| s.execution.clone())
             .map(|mut e| {
                 e.bin_groups.clone_from(&bin_groups);
+                e.source = files.execution.cloned();
                 e
             })
             .collect();
@@ -206,13 +210,28 @@ fn assemble(
             description: tool.description.clone(),
             parameters: tool.schema.clone(),
             execution: Execution::Chai(chosen),
+            origin: Origin {
+                name: Some(tool.name_node.clone()),
+                schema: tool.parameters.clone(),
+                ..Origin::new(files.tools, tool.span)
+            },
         });
     }
     Manifest {
         dialect,
-        path,
-        inputs,
+        path: files.path,
+        inputs: files.inputs,
         tools: model_tools,
         allowlist: allowlist.entries.clone(),
+        unusable,
     }
+}
+
+/// The files of a chai manifest: the main one, every input, and the texts
+/// its tools and execution specs were read from.
+struct Files<'a> {
+    path: std::path::PathBuf,
+    inputs: Vec<std::path::PathBuf>,
+    tools: &'a Arc<Source>,
+    execution: Option<&'a Arc<Source>>,
 }

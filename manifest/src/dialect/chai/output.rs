@@ -1,6 +1,7 @@
-//! The v0.5 output pipeline of an execution spec (O1–O4): exit codes,
+//! The v0.5 output pipeline of an execution spec: exit codes,
 //! `truncationHint` and `hintConditions`, for what chai accepts but
-//! mishandles (dialects.md §2.11).
+//! mishandles at call time (chai fb29f89): hints that never or always fire,
+//! and a truncation hint that panics when no line is kept.
 
 use super::fields::{show, span_in_string};
 use crate::diagnostic::Finding;

@@ -1,5 +1,5 @@
 //! A `SKILL.md` inside a chai skill directory, read the way chai v0.5 reads
-//! it (dialects.md §2.6): `name` is not read (the directory is
+//! it (fb29f89): `name` is not read (the directory is
 //! authoritative), unknown keys and YAML errors are ignored, and
 //! `metadata.requires.bins` is a flat list or a list of OR-groups whose
 //! index `condition.binGroup` names.
@@ -8,11 +8,11 @@
 //! profile (chai loads the skill regardless); `--profile strict` keeps
 //! skills-ref's verdicts.
 
-use crate::diagnostic::{Finding, Severity};
+use crate::diagnostic::Finding;
 use crate::document::Document;
 use crate::frontmatter;
-use crate::lint::{Options, Profile};
-use crate::rules::Rule;
+use crate::options::{Options, Profile};
+use crate::rules::{Rule, Severity};
 use crate::tree::Node;
 use crate::yaml;
 use std::path::Path;

@@ -6,7 +6,7 @@ use super::execution::{self, Targets};
 use super::fields::{self, first_char};
 use super::skill::ChaiSkill;
 use super::version::{self, Chosen};
-use super::{Version, allowlist, assemble, tools};
+use super::{Files, Version, allowlist, assemble, tools};
 use crate::diagnostic::Finding;
 use crate::document::Document;
 use crate::model::{Dialect, Manifest};
@@ -155,8 +155,12 @@ pub fn check(
     inputs.extend(execution_doc.as_deref().map(|d| d.path.clone()));
     let manifest = assemble(
         Dialect::ChaiSplit,
-        tools_doc.path.clone(),
-        inputs,
+        Files {
+            path: tools_doc.path.clone(),
+            inputs,
+            tools: &tools_doc.source,
+            execution: execution_doc.as_deref().map(|d| &d.source),
+        },
         &tools,
         &specs.unwrap_or_default(),
         &allowlist.unwrap_or_default(),

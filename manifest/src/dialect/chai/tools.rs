@@ -33,6 +33,10 @@ pub struct ToolInfo {
     pub schema: Value,
     /// `description`.
     pub description: Option<String>,
+    /// The span of the tool's entry.
+    pub span: Span,
+    /// The `name` value.
+    pub name_node: Node,
     /// Property name → (position in `properties`, listed in `required`);
     /// `None` when `parameters` is not an object with an object `properties`.
     index_of: Option<HashMap<String, (usize, bool)>>,
@@ -156,13 +160,17 @@ pub fn check(items: &[Node], findings: &mut Vec<Finding>) -> Vec<ToolInfo> {
                 ));
             }
         }
-        let Some(name) = name else { continue };
+        let (Some(name), Some(name_node)) = (name, name_node) else {
+            continue;
+        };
         first_index.entry(name).or_insert(index);
         let parameters = parameters.filter(|p| !p.is_null());
         infos.push(ToolInfo {
             index_of: index_properties(parameters),
             index,
             name: name.to_string(),
+            span: item.span,
+            name_node: name_node.clone(),
             parameters: parameters.cloned(),
             schema: match parameters {
                 Some(p) => p.to_value(),

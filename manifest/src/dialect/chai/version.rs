@@ -6,8 +6,8 @@
 use super::Version;
 use super::fields::{self, Field, first_char};
 use crate::diagnostic::Finding;
-use crate::lint::Options;
 use crate::model::ChaiVersion;
+use crate::options::Options;
 use crate::rules::Rule;
 use crate::tree::Node;
 

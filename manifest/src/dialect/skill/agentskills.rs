@@ -1,6 +1,6 @@
 //! Agent Skills rules (`agentskills/agentskills:docs/specification.mdx`), with
 //! the exact messages of the reference validator `skills-ref validate` where
-//! it has one (dialects.md §6.2).
+//! it has one.
 
 use super::{Ctx, SkillFile};
 use crate::diagnostic::Finding;
@@ -115,7 +115,8 @@ pub const SPEC_FIELDS: [&str; 6] = [
     "name",
 ];
 
-/// Claude Code's documented extension fields (dialects.md §6.5).
+/// The extension fields Claude Code's skill documentation adds to the Agent
+/// Skills fields.
 pub const VENDOR_FIELDS: [&str; 11] = [
     "argument-hint",
     "disable-model-invocation",

@@ -1,7 +1,8 @@
 //! `allowed-tools`: a space-separated string (the spec), a comma-separated
 //! string or a YAML list (Claude Code, older skills), normalized to a token
 //! list. Each token is `pattern` or `pattern(…)`; under the JS framework the
-//! parenthesized part is `key=value,…,$deny` (dialects.md §7.2):
+//! parenthesized part is `key=value,…,$deny` (toolsmith's grammar: the
+//! framework's specification shows such tokens but gives none):
 //!
 //! ```text
 //! token      = pattern [ "(" specifier *( "," specifier ) ")" ]

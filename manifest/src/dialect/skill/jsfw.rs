@@ -1,4 +1,4 @@
-//! The JS framework's extension fields (dialects.md §7): everything but
+//! The JS framework's extension fields (its Tools specification): everything but
 //! `name`, `description` and `allowed-tools` lives under `metadata`, where
 //! `role`, `visibility`, `tags`, `params`, `returns`, `delegate` and the twelve
 //! `$`-annotations have meanings. No reference implementation exists; the
@@ -85,7 +85,9 @@ pub fn uses_extensions(root: &Node) -> bool {
         })
 }
 
-/// The portable tool name rule (dialects.md §9 D26) for single-file skills.
+/// The portable tool name rule, which every provider accepts, for
+/// single-file skills (the JS framework names "tool name rules" but never
+/// defines them).
 pub(crate) fn check_name(ctx: &mut Ctx<'_>, node: &Node, name: &str) {
     let mut chars = name.chars();
     let ok = chars

@@ -15,11 +15,12 @@ pub mod agentskills;
 pub mod allowed_tools;
 pub mod jsfw;
 
-use crate::diagnostic::{Finding, Severity};
+use crate::diagnostic::Finding;
 use crate::document::Document;
 use crate::frontmatter;
-use crate::lint::{Options, Profile};
-use crate::rules::Rule;
+use crate::model::Origin;
+use crate::options::{Options, Profile};
+use crate::rules::{Rule, Severity};
 use crate::source::Span;
 use crate::tree::{Kind, Node};
 use crate::yaml;
@@ -78,6 +79,10 @@ pub struct Skill {
     pub params: Option<Value>,
     /// `metadata.returns` (a JSON Schema), if any.
     pub returns: Option<Value>,
+    /// Where `metadata.params` was written (its node, the file).
+    pub params_origin: Origin,
+    /// Where `metadata.returns` was written.
+    pub returns_origin: Origin,
 }
 
 /// What a file's name says about the skill in it.
@@ -212,8 +217,11 @@ pub fn check(
         allowed_tools::cross_check(&mut ctx, root, &skill.allowed_tools, tools);
     }
     doc.findings.append(&mut ctx.findings);
-    let (root, skill) = checked?;
+    let (root, mut skill) = checked?;
     doc.root = Some(root);
+    for origin in [&mut skill.params_origin, &mut skill.returns_origin] {
+        origin.source = Some(std::sync::Arc::clone(&doc.source));
+    }
     Some(skill)
 }
 
@@ -273,14 +281,20 @@ pub(crate) fn check_text(ctx: &mut Ctx<'_>) -> Option<(Node, Skill)> {
         jsfw::check(ctx, &root);
     }
     let metadata = root.get("metadata");
-    let schema = |key: &str| metadata.and_then(|m| m.get(key)).map(Node::to_value);
+    let schema = |key: &str| metadata.and_then(|m| m.get(key));
+    let origin = |key: &str| Origin {
+        schema: schema(key).cloned(),
+        ..Origin::default()
+    };
     let skill = Skill {
         name,
         description,
         allowed_tools,
         body: fm.body.to_string(),
-        params: schema("params"),
-        returns: schema("returns"),
+        params: schema("params").map(Node::to_value),
+        returns: schema("returns").map(Node::to_value),
+        params_origin: origin("params"),
+        returns_origin: origin("returns"),
     };
     Some((root, skill))
 }
