@@ -140,15 +140,16 @@ fn failed(diagnostics: Diagnostics, inputs: Vec<PathBuf>, stubs: TokenStream) ->
 }
 
 /// The expansion once all findings are known: the tokens when there is no
-/// error, otherwise the errors and the stand-in items.
+/// error, otherwise the errors and the stand-in items (`stubs`, or the tokens
+/// themselves when they already stand in for what failed).
 fn finish(
     diagnostics: Diagnostics,
     tokens: TokenStream,
     inputs: Vec<PathBuf>,
-    stubs: TokenStream,
+    stubs: Option<TokenStream>,
 ) -> Expansion {
     if diagnostics.has_errors() {
-        return failed(diagnostics, inputs, stubs);
+        return failed(diagnostics, inputs, stubs.unwrap_or(tokens));
     }
     Expansion {
         result: Ok(tokens),
@@ -207,8 +208,8 @@ fn expand_tools(path: &Path, display: &str, options: ExpandOptions) -> Expansion
             .map(|issue| issue.locate(Subject::Tools(&manifest.tools), &fallback)),
     );
     diagnostics.sort();
-    let stand_ins = out.tokens.clone();
-    finish(diagnostics, out.tokens, inputs, stand_ins)
+    // The sound tools' items and the stand-ins are also what follows errors.
+    finish(diagnostics, out.tokens, inputs, None)
 }
 
 /// A manifest with no tool (the frame for stand-ins after a syntax error).
@@ -305,7 +306,7 @@ fn expand_skill(path: &Path, display: &str) -> Expansion {
             .map(|issue| issue.locate(Subject::Skill(parts), display)),
     );
     diagnostics.sort();
-    finish(diagnostics, out.tokens, inputs, stubs)
+    finish(diagnostics, out.tokens, inputs, Some(stubs))
 }
 
 fn skill_stubs() -> TokenStream {

@@ -131,13 +131,13 @@ pub fn check(doc: &mut Document, options: &Options) -> Option<Manifest> {
 }
 
 /// The names of declared tools that are not in `tools` (keys matched as Go
-/// matches them, ASCII case ignored; the last duplicate key wins).
+/// matches them, [`go::key_matches`]; the last duplicate key wins).
 fn unusable(root: &Node, tools: &[Tool]) -> Vec<String> {
     fn get<'n>(node: &'n Node, key: &str) -> Option<&'n Node> {
         node.as_object()?
             .iter()
             .rev()
-            .find(|m| m.key.eq_ignore_ascii_case(key))
+            .find(|m| go::key_matches(&m.key, key))
             .map(|m| &m.value)
     }
     let elements = get(root, "tools")
