@@ -37,8 +37,10 @@ pub type EventSink = Arc<dyn Fn(&Event) + Send + Sync>;
 /// A tool loaded from a manifest or catalog, checked once.
 struct Entry {
     tool: model::Tool,
+    /// Compiled at the tool's first call, so that loading a manifest
+    /// compiles nothing and a call compiles only its own tool's schema.
     #[cfg(feature = "load")]
-    validator: Result<jsonschema::Validator, String>,
+    validator: crate::tool::call::CompiledSchema,
     /// The canonical program, or why there is none.
     program: Result<PathBuf, Refusal>,
 }

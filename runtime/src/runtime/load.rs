@@ -80,12 +80,11 @@ impl Runtime {
     }
 
     fn insert(&mut self, tool: model::Tool, program: Result<PathBuf, Refusal>) {
-        let validator = jsonschema::validator_for(&tool.parameters).map_err(|e| e.to_string());
         self.tools.insert(
             tool.name.clone(),
             Entry {
                 tool,
-                validator,
+                validator: crate::tool::call::CompiledSchema::new(),
                 program,
             },
         );
@@ -276,13 +275,14 @@ fn validate(entry: &Entry, arguments_json: &str) -> Result<Value, Refusal> {
             message: e.to_string(),
         })?
     };
-    let validator = entry
-        .validator
-        .as_ref()
-        .map_err(|m| Refusal::InvalidSchema {
-            tool: tool.clone(),
-            message: m.clone(),
-        })?;
+    let validator =
+        entry
+            .validator
+            .get(&entry.tool.parameters)
+            .map_err(|m| Refusal::InvalidSchema {
+                tool: tool.clone(),
+                message: m.to_owned(),
+            })?;
     let mut violations: Vec<Violation> = validator
         .iter_errors(&args)
         .map(|e| Violation {

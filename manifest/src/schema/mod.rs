@@ -3,13 +3,12 @@
 //!
 //! Three passes over one schema node:
 //!
-//! 1. the draft 2020-12 meta-schema (pinned: a `$schema` naming another or an
-//!    unknown draft never changes the draft and never panics), with format
-//!    assertions so that bad `pattern` regexes are found; **every** error is
-//!    listed, mapped back to the offending value (`schema/invalid`);
-//! 2. when that passes, compiling the schema, which finds `$ref`s that do not
-//!    resolve (`schema/unresolved-ref`; no network or file access is possible:
-//!    `jsonschema` is built without its retrievers);
+//! 1. the draft 2020-12 meta-schema, checked keyword by keyword on the
+//!    positioned tree ([`meta`]; pinned: a `$schema` naming another or an
+//!    unknown draft never changes the draft); **every** error is listed at the
+//!    offending value (`schema/invalid`);
+//! 2. when that passes, every `$ref` must resolve inside the schema
+//!    ([`refs`]; `schema/unresolved-ref`; nothing is ever fetched);
 //! 3. toolsmith's own checks: `required` names declared in `properties`, the
 //!    root `type: object`, `$resolve` placement, unknown `format`s.
 //!
@@ -19,12 +18,11 @@
 use crate::diagnostic::Finding;
 use crate::rules::Rule;
 use crate::suggest::closest;
-use crate::tree::{Kind, Node, escape_pointer_token};
-use jsonschema::error::{TypeKind, ValidationErrorKind};
-use jsonschema::types::JsonType;
-use jsonschema::{ValidationError, Validator};
+use crate::tree::{Kind, Node};
 use std::collections::BTreeSet;
-use std::sync::LazyLock;
+
+mod meta;
+mod refs;
 
 /// What a schema at a given place must satisfy.
 #[derive(Debug, Clone, Copy, Default)]
@@ -117,16 +115,6 @@ const FORMATS: &[&str] = &[
     "regex",
 ];
 
-/// The draft 2020-12 meta-schema, compiled once, with format assertions (so
-/// that `pattern` must be a valid regex, `$ref` a URI reference, …), exactly
-/// as `jsonschema` itself checks a schema before compiling it.
-static META: LazyLock<Option<Validator>> = LazyLock::new(|| {
-    jsonschema::draft202012::options()
-        .should_validate_formats(true)
-        .build(&referencing::meta::DRAFT202012)
-        .ok()
-});
-
 /// Checks that `node` is a valid JSON Schema (draft 2020-12 meta-schema), that
 /// every `required` name exists in `properties`, and the root constraints of
 /// `check`. Findings point into `node` (its pointers are already rooted).
@@ -144,9 +132,8 @@ static META: LazyLock<Option<Validator>> = LazyLock::new(|| {
 pub fn check(node: &Node, check: &SchemaCheck, findings: &mut Vec<Finding>) {
     let place = place_name(&node.pointer);
     let mut out = Vec::new();
-    let meta_ok = meta_check(node, &place, &mut out);
-    if meta_ok && needs_compile(node) {
-        ref_check(node, &place, &mut out);
+    if meta::check(node, &place, &mut out) {
+        refs::check(node, &place, &mut out);
     }
     if check.object_root {
         root_check(node, &place, &mut out);
@@ -197,86 +184,6 @@ fn last_token(pointer: &str) -> Option<String> {
     pointer
         .rsplit_once('/')
         .map(|(_, t)| t.replace("~1", "/").replace("~0", "~"))
-}
-
-/// Pass 1: the meta-schema. Returns true when the schema is valid.
-fn meta_check(node: &Node, place: &str, out: &mut Vec<Finding>) -> bool {
-    let value = node.to_value();
-    let errors: Vec<ValidationError<'_>> = match META.as_ref() {
-        Some(meta) => meta.iter_errors(&value).collect(),
-        None => {
-            let meta = jsonschema::draft202012::meta::validator();
-            meta.iter_errors(&value).map(|e| e.to_owned()).collect()
-        }
-    };
-    for error in &errors {
-        let path = error.instance_path().as_str();
-        let at = node.at_pointer(path).unwrap_or(node);
-        meta_finding(at, error, place, out);
-    }
-    errors.is_empty()
-}
-
-/// Turns one meta-schema error into findings at the offending value.
-fn meta_finding(at: &Node, error: &ValidationError<'_>, place: &str, out: &mut Vec<Finding>) {
-    let token = last_token(&at.pointer).unwrap_or_default();
-    match error.kind() {
-        // `type` is the only `anyOf` of the 2020-12 meta-schema.
-        ValidationErrorKind::AnyOf { .. } if token == "type" => type_findings(at, place, out),
-        ValidationErrorKind::Type {
-            kind: TypeKind::Multiple(set),
-        } if set.contains(JsonType::Boolean) && set.contains(JsonType::Object) => {
-            let parent = at.pointer.rsplit_once('/').map(|(p, _)| p).unwrap_or("");
-            let found = format!("{} {}", at.type_name(), show(at));
-            let detail = if error.instance_path().as_str().is_empty() {
-                format!("expected a schema (an object or `true`/`false`), found {found}")
-            } else if matches!(
-                last_token(parent).as_deref(),
-                Some("properties" | "patternProperties" | "$defs" | "definitions")
-            ) {
-                format!(
-                    "the schema of `{token}` must be an object or `true`/`false`, found {found}"
-                )
-            } else {
-                format!("`{token}` must be a schema (an object or `true`/`false`), found {found}")
-            };
-            let mut f = invalid(place, at, detail);
-            if token == "items" && at.as_array().is_some() {
-                f = f.with_help("draft 2020-12 spells tuple validation `prefixItems`");
-            }
-            out.push(f);
-        }
-        ValidationErrorKind::Format { format } if format == "regex" => out.push(invalid(
-            place,
-            at,
-            format!("{} is not a valid regular expression", show(at)),
-        )),
-        ValidationErrorKind::Format { format } => out.push(invalid(
-            place,
-            at,
-            format!("`{token}` {} is not a valid {format}", show(at)),
-        )),
-        ValidationErrorKind::AdditionalProperties { unexpected }
-        | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
-            for key in unexpected {
-                let span = at.member(key).map_or(at.span, |m| m.key_span);
-                out.push(Finding::new(
-                    &INVALID,
-                    span,
-                    format!("{}/{}", at.pointer, escape_pointer_token(key)),
-                    format!("invalid JSON Schema in `{place}`: unexpected key `{key}`"),
-                ));
-            }
-        }
-        _ if token.is_empty() || at.as_array().is_some() && error_is_in_array(error) => {
-            out.push(invalid(place, at, error))
-        }
-        _ => out.push(invalid(place, at, format_args!("`{token}`: {error}"))),
-    }
-}
-
-fn error_is_in_array(error: &ValidationError<'_>) -> bool {
-    matches!(error.kind(), ValidationErrorKind::UniqueItems)
 }
 
 /// A `type` value that is not a type name or a list of them.
@@ -337,78 +244,6 @@ fn suggest_type(name: &str) -> Option<&'static str> {
         _ => None,
     };
     alias.or_else(|| closest(name, TYPE_NAMES))
-}
-
-/// Keywords whose problems only compiling the schema reveals (references that
-/// do not resolve, regexes the engine refuses). Compiling is the costliest
-/// step of a lint run, so schemas without them skip it.
-const COMPILE_KEYWORDS: &[&str] = &["$ref", "$dynamicRef", "pattern", "patternProperties"];
-
-fn needs_compile(node: &Node) -> bool {
-    match &node.kind {
-        Kind::Object(members) => members
-            .iter()
-            .any(|m| COMPILE_KEYWORDS.contains(&m.key.as_str()) || needs_compile(&m.value)),
-        Kind::Array(items) => items.iter().any(needs_compile),
-        _ => false,
-    }
-}
-
-/// Pass 2: compile the schema to find `$ref`s that do not resolve.
-fn ref_check(node: &Node, place: &str, out: &mut Vec<Finding>) {
-    let value = node.to_value();
-    let Err(error) = jsonschema::draft202012::options().build(&value) else {
-        return;
-    };
-    let ValidationErrorKind::Referencing(reference) = error.kind() else {
-        out.push(invalid(place, node, &error));
-        return;
-    };
-    let text = reference.to_string();
-    // Point at the `$ref` whose target the error names, when it can be found.
-    let target = match reference {
-        jsonschema::ReferencingError::PointerToNowhere { pointer } => format!("#{pointer}"),
-        jsonschema::ReferencingError::Unretrievable { uri, .. } => uri.clone(),
-        _ => String::new(),
-    };
-    let mut refs = Vec::new();
-    collect_refs(node, &mut refs);
-    let at = refs
-        .iter()
-        .find(|r| {
-            r.as_str()
-                .is_some_and(|s| s == target || s.ends_with(&target))
-        })
-        .or(refs.first())
-        .copied()
-        .unwrap_or(node);
-    out.push(
-        Finding::new(
-            &UNRESOLVED_REF,
-            at.span,
-            at.pointer.clone(),
-            format!("invalid JSON Schema in `{place}`: {text}"),
-        )
-        .with_help(
-            "refer only to definitions inside this schema (`#/$defs/…`); remote and file references are never fetched",
-        ),
-    );
-}
-
-fn collect_refs<'a>(node: &'a Node, out: &mut Vec<&'a Node>) {
-    match &node.kind {
-        Kind::Object(members) => {
-            for m in members {
-                if m.key == "$ref" || m.key == "$dynamicRef" {
-                    out.push(&m.value);
-                } else {
-                    collect_refs(&m.value, out);
-                }
-            }
-        }
-        Kind::Array(items) => items.iter().for_each(|i| collect_refs(i, out)),
-        _ => {}
-    }
 }
 
 /// Pass 3a: the root must be `type: object`.
@@ -724,7 +559,7 @@ mod tests {
                 (
                     "schema/invalid".into(),
                     "/p/properties/b/minLength".into(),
-                    "invalid JSON Schema in `p`: `minLength`: -1 is less than the minimum of 0"
+                    "invalid JSON Schema in `p`: `minLength` must be a non-negative integer, found number -1"
                         .into()
                 ),
                 (
@@ -809,6 +644,28 @@ mod tests {
         );
         assert_eq!(f[0].rule.id, "schema/unresolved-ref");
         assert_eq!(f[0].pointer, "/p/$ref");
+        assert_eq!(
+            f[0].message,
+            "invalid JSON Schema in `p`: `$ref` \"https://example.com/s.json\" names a resource outside this schema, which is never fetched"
+        );
+        let f = run(
+            r##"{"p": {"$ref": "#nope", "$defs": {"a": {"$anchor": "yes"}}}}"##,
+            false,
+            false,
+        );
+        assert_eq!(
+            f[0].message,
+            "invalid JSON Schema in `p`: `$ref` \"#nope\" names the anchor \"nope\", which no `$anchor` in this schema declares"
+        );
+        // Resources named by `$id` and the bundled meta-schemas resolve.
+        assert!(
+            run(
+                r##"{"p": {"$id": "http://x.test/r.json", "$ref": "i.json", "$defs": {"i": {"$id": "i.json"}}, "properties": {"m": {"$ref": "https://json-schema.org/draft/2020-12/schema"}}}}"##,
+                false,
+                false
+            )
+            .is_empty()
+        );
     }
 
     #[test]
