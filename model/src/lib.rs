@@ -6,6 +6,7 @@
 //! bindings compiles this crate and not the linter (`toolsmith-manifest`),
 //! which re-exports these modules under the same paths.
 
+pub mod env;
 pub mod model;
 pub mod source;
 pub mod tree;

@@ -1,10 +1,11 @@
 //! `envPassthrough`: goagent's normalization (trim, upper-case, validate:
 //! `agentcli/env-empty`, `agentcli/env-invalid`, and `agentcli/env-duplicate`
-//! for entries it silently drops) and toolsmith's deny list: names that
-//! decide which program runs or what it loads, which toolsmith's runtime
-//! never passes to a tool although goagent accepts them
-//! (`agentcli/env-denied`; the runtime's environment is described in
-//! docs/runtime.md), and names that change how shell scripts run
+//! for entries it silently drops) and the runtime's environment policy
+//! (`toolsmith_model::env`, the one list both use): names that change which
+//! code a program loads or runs, which toolsmith's runtime never passes to a
+//! tool although goagent accepts them (`agentcli/env-denied`; the runtime's
+//! environment is described in docs/runtime.md), and names that are not
+//! known to be harmless, which the runtime passes with a load warning
 //! (`agentcli/env-risky`).
 
 use super::checker::Checker;
@@ -31,17 +32,17 @@ pub static ENV_DUPLICATE: Rule = Rule::warning(
     "agentcli",
     "an `envPassthrough` entry repeats an earlier one after normalization",
 );
-/// `agentcli/env-denied` (error): `envPassthrough` names a variable toolsmith never passes to a tool (PATH, IFS, LD_*, DYLD_*, BASH_ENV, ENV, PROMPT_COMMAND).
+/// `agentcli/env-denied` (error): `envPassthrough` names a variable toolsmith never passes to a tool (PATH, IFS, LD_*, PERL5LIB, PYTHONPATH, GIT_SSH_COMMAND, …: the runtime's deny list).
 pub static ENV_DENIED: Rule = Rule::error(
     "agentcli/env-denied",
     "agentcli",
-    "`envPassthrough` names a variable toolsmith never passes to a tool (PATH, IFS, LD_*, DYLD_*, BASH_ENV, ENV, PROMPT_COMMAND)",
+    "`envPassthrough` names a variable toolsmith never passes to a tool (PATH, IFS, LD_*, PERL5LIB, PYTHONPATH, GIT_SSH_COMMAND, …: the runtime's deny list)",
 );
-/// `agentcli/env-risky` (warning): `envPassthrough` names a variable that changes how shell scripts run (SHELLOPTS, BASHOPTS, PS4).
+/// `agentcli/env-risky` (warning): `envPassthrough` names a variable that is not known to be harmless; the runtime passes it with a load warning.
 pub static ENV_RISKY: Rule = Rule::warning(
     "agentcli/env-risky",
     "agentcli",
-    "`envPassthrough` names a variable that changes how shell scripts run (SHELLOPTS, BASHOPTS, PS4)",
+    "`envPassthrough` names a variable that is not known to be harmless; the runtime passes it with a load warning",
 );
 
 /// Why an `envPassthrough` entry is refused by goagent.
@@ -115,27 +116,30 @@ pub fn normalize(entries: &[&str]) -> (Vec<String>, Vec<(usize, EnvNameError)>) 
 /// How toolsmith treats a (normalized) name that goagent accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Danger {
-    /// Never passed through by toolsmith's runtime: it decides which program
-    /// runs or what it loads (`PATH`, `IFS`, `LD_*`, `DYLD_*`, `BASH_ENV`, `ENV`, `PROMPT_COMMAND`).
+    /// Never passed through by toolsmith's runtime: it changes which code a
+    /// program loads or runs (`PATH`, `IFS`, `LD_*`, `PERL5LIB`, …).
     Denied,
-    /// Changes how shell scripts behave (`SHELLOPTS`, `BASHOPTS`, `PS4`).
+    /// Not known to be harmless: passed through with a load warning.
     Risky,
 }
 
-/// Whether a normalized name is on toolsmith's deny or caution list.
+/// Whether a normalized name is on the runtime's deny list, or not known to
+/// be harmless (`toolsmith_model::env`).
 ///
 /// ```
 /// use toolsmith_manifest::dialect::agentcli::env::{danger, Danger};
 /// assert_eq!(danger("LD_PRELOAD"), Some(Danger::Denied));
-/// assert_eq!(danger("PS4"), Some(Danger::Risky));
-/// assert_eq!(danger("OAI_API_KEY"), None);
+/// assert_eq!(danger("PERLLIB"), Some(Danger::Denied));
+/// assert_eq!(danger("OAI_API_KEY"), Some(Danger::Risky));
+/// assert_eq!(danger("TZ"), None);
 /// ```
 pub fn danger(name: &str) -> Option<Danger> {
-    match name {
-        "PATH" | "IFS" | "BASH_ENV" | "ENV" | "PROMPT_COMMAND" => Some(Danger::Denied),
-        _ if name.starts_with("LD_") || name.starts_with("DYLD_") => Some(Danger::Denied),
-        "SHELLOPTS" | "BASHOPTS" | "PS4" => Some(Danger::Risky),
-        _ => None,
+    if toolsmith_model::env::is_denied_env(name) {
+        Some(Danger::Denied)
+    } else if toolsmith_model::env::is_known_harmless_env(name) {
+        None
+    } else {
+        Some(Danger::Risky)
     }
 }
 
@@ -192,16 +196,16 @@ impl<'a> Checker<'a> {
                         &ENV_DENIED,
                         node.span,
                         node.pointer.clone(),
-                        format!("{prefix}: envPassthrough[{j}]: `{name}` is never passed to a tool: it decides which program runs or what it loads"),
+                        format!("{prefix}: envPassthrough[{j}]: `{name}` is never passed to a tool: it changes which program runs or what it loads"),
                     )
-                    .with_help("toolsmith's runtime sets a fixed PATH and refuses PATH, IFS, LD_*, DYLD_*, BASH_ENV, ENV and PROMPT_COMMAND; remove the entry"),
+                    .with_help("toolsmith's runtime refuses every call of a tool that passes it (its deny list is in docs/runtime.md); remove the entry"),
                 ),
                 Some(Danger::Risky) => self.push(Finding::new(
                     &ENV_RISKY,
                     node.span,
                     node.pointer.clone(),
-                    format!("{prefix}: envPassthrough[{j}]: `{name}` changes how shell scripts run"),
-                )),
+                    format!("{prefix}: envPassthrough[{j}]: `{name}` is not known to be harmless"),
+                ).with_help("the runtime passes it with a warning; check that it only carries data (a key, a token) and cannot change what the tool loads or runs")),
                 None => {}
             }
             names.push(name);
