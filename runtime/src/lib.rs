@@ -31,6 +31,7 @@ mod capture;
 #[cfg(feature = "load")]
 pub mod catalog;
 pub mod context;
+mod descendants;
 pub mod outcome;
 pub mod output;
 pub mod plan;

@@ -115,6 +115,8 @@ pub(crate) fn execute(
         .as_deref()
         .or(private_home.as_ref().map(tempfile::TempDir::path));
     restore_sigchld();
+    crate::descendants::become_subreaper();
+    let call_id = crate::descendants::new_call_id();
     let mut cmd = Command::new(&spec.program);
     cmd.args(&spec.args)
         .env_clear()
@@ -129,6 +131,7 @@ pub(crate) fn execute(
     if let Some(home) = home {
         cmd.env("HOME", home);
     }
+    cmd.env(crate::descendants::CALL_ID_VAR, &call_id);
     isolate(&mut cmd);
     if let Some(dir) = &spec.cwd {
         cmd.current_dir(dir);
@@ -136,15 +139,19 @@ pub(crate) fn execute(
     let start = Instant::now();
     let mut child = cmd.spawn()?;
     let pid = rustix::process::Pid::from_child(&child);
-    match supervise(&mut child, spec, cancel, heartbeat, start) {
+    crate::descendants::started(pid.as_raw_nonzero().get());
+    let result = match supervise(&mut child, spec, &call_id, cancel, heartbeat, start) {
         Ok(outcome) => Ok(outcome),
         Err(e) => {
             // Never leave the group running or the child unreaped, also on error paths.
             let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
             let _ = child.wait();
+            crate::descendants::kill_leftovers(&call_id);
             Err(e)
         }
-    }
+    };
+    crate::descendants::finished(pid.as_raw_nonzero().get());
+    result
 }
 
 /// Undoes an inherited "ignore SIGCHLD" (some agent hosts set `SIG_IGN`, or
@@ -232,6 +239,7 @@ fn isolate(cmd: &mut Command) {
 fn supervise(
     child: &mut Child,
     spec: &Spec,
+    call_id: &str,
     cancel: &CancelToken,
     heartbeat: &mut dyn FnMut(Duration),
     start: Instant,
@@ -297,6 +305,11 @@ fn supervise(
         let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
     }
     let status = child.wait()?;
+    // Descendants that left the group (setsid, double forks, daemons) go
+    // too, before the drain, so that none holds the pipes open.
+    if ended.is_some() || spec.kill_group_on_exit {
+        crate::descendants::kill_leftovers(call_id);
+    }
 
     let drain_deadline = Instant::now() + spec.drain.min(MAX_DRAIN);
     let mut finished = 0;

@@ -90,7 +90,7 @@ fn environment_is_built_from_empty() {
         .collect();
     assert_eq!(
         keys,
-        BTreeSet::from(["HOME", "PATH", "TOOLSMITH_PASS"]),
+        BTreeSet::from(["HOME", "PATH", "TOOLSMITH_CALL_ID", "TOOLSMITH_PASS"]),
         "{}",
         o.stdout
     );

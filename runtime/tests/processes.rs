@@ -87,7 +87,36 @@ fn f2_backgrounded_grandchild_does_not_hold_the_call() {
 }
 
 #[test]
-fn f3_setsid_grandchild_is_bounded_by_the_drain() {
+fn f3_setsid_and_double_forked_grandchildren_end_with_the_call() {
+    if !has("setsid") {
+        eprintln!("setsid not installed; skipping");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    // One grandchild in its own session, one double-forked (its parent, a
+    // subshell, exits at once), both holding the output pipes.
+    let body = format!(
+        "setsid sleep 30 &\necho $! > {}\n( sleep 30 & echo $! > {} )\nsleep 30",
+        a.display(),
+        b.display()
+    );
+    let rt = runtime(&agentcli(dir.path(), &[("escape", &body)]), short(300));
+    let start = Instant::now();
+    let o = rt.dispatch("escape", "{}").unwrap();
+    let elapsed = start.elapsed();
+    let (a, b) = (read_pid(&a), read_pid(&b));
+    let survivors: Vec<i32> = [a, b].into_iter().filter(|p| !gone(*p)).collect();
+    survivors.iter().for_each(|p| kill(*p));
+    assert_eq!(o.status, Status::TimedOut);
+    assert!(survivors.is_empty(), "outlived the call: {survivors:?}");
+    // Killed before the drain: nothing holds the pipes, the output is whole.
+    assert!(!o.output_incomplete, "{o:?}");
+    assert!(elapsed < Duration::from_secs(15), "{elapsed:?}");
+}
+
+#[test]
+fn a_daemon_started_by_a_successful_call_does_not_outlive_it() {
     if !has("setsid") {
         eprintln!("setsid not installed; skipping");
         return;
@@ -95,18 +124,23 @@ fn f3_setsid_grandchild_is_bounded_by_the_drain() {
     let dir = tempfile::tempdir().unwrap();
     let pidfile = dir.path().join("pid");
     let body = format!(
-        "setsid sleep 30 &\necho $! > {}\nsleep 30",
+        "setsid sleep 30 >/dev/null 2>&1 < /dev/null &\necho $! > {}\necho '{{}}'",
         pidfile.display()
     );
-    let rt = runtime(&agentcli(dir.path(), &[("escape", &body)]), short(300));
-    let start = Instant::now();
-    let o = rt.dispatch("escape", "{}").unwrap();
-    let elapsed = start.elapsed();
-    let pid = read_pid(&pidfile);
-    kill(pid);
-    assert_eq!(o.status, Status::TimedOut);
-    assert!(o.output_incomplete, "the escaped child holds the pipe");
-    assert!(elapsed < Duration::from_secs(15), "{elapsed:?}");
+    let rt = runtime(
+        &agentcli(dir.path(), &[("daemon", &body)]),
+        Policy::default(),
+    );
+    for _ in 0..3 {
+        let o = rt.dispatch("daemon", "{}").unwrap();
+        assert_eq!(o.status, Status::Success, "{o:?}");
+        let pid = read_pid(&pidfile);
+        let alive = !gone(pid);
+        if alive {
+            kill(pid);
+        }
+        assert!(!alive, "daemon {pid} outlived a successful call");
+    }
 }
 
 #[test]
