@@ -32,9 +32,11 @@ enum Command {
     /// Print the Rust code the `tools!` macro generates for a manifest.
     Gen(commands::generate::Args),
     /// Run one tool call and print its outcome as JSON.
-    Run(commands::run::RunArgs),
+    Run(Box<commands::run::RunArgs>),
     /// Print the catalog of the self-describing tools in a directory.
     Discover(commands::discover::DiscoverArgs),
+    /// Show which confinement mechanisms this machine offers and what a policy would get.
+    Doctor(commands::doctor::DoctorArgs),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +48,7 @@ fn main() -> ExitCode {
         Command::Gen(args) => commands::generate::run(&args),
         Command::Run(args) => return commands::run::run(&args),
         Command::Discover(args) => return commands::discover::run(&args),
+        Command::Doctor(args) => return commands::doctor::run(&args),
     };
     match outcome {
         Ok(status) => status.into(),

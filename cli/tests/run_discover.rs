@@ -268,7 +268,9 @@ fn sigterm_and_sigint_to_run_end_the_tool() {
         let _ = std::fs::remove_file(&pidfile);
         let start = std::time::Instant::now();
         let child = Command::new(env!("CARGO_BIN_EXE_toolsmith"))
-            .args(["run", m.to_str().unwrap(), "slow", "{}"])
+            // The tool writes its pid next to the manifest: a granted root.
+            .args(["run", m.to_str().unwrap(), "slow", "{}", "--write"])
+            .arg(d)
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
             .spawn()
@@ -434,4 +436,54 @@ fn dry_run_prints_the_plan_and_runs_nothing() {
         "2",
     ]);
     assert_eq!(plan["simulated"]["success"], false);
+}
+
+#[test]
+fn run_confines_the_tool_by_default_and_doctor_says_what_is_enforced() {
+    let doctor = Command::new(env!("CARGO_BIN_EXE_toolsmith"))
+        .args(["doctor", "--format", "json"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&doctor.stdout).unwrap();
+    let enforceable = report["enforceable"].as_bool().unwrap();
+    assert_eq!(doctor.status.code(), Some(if enforceable { 0 } else { 1 }));
+    if report["mechanisms"]["landlock_abi"] == 0 {
+        eprintln!("Landlock unavailable: skipping the confined run");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let outside = d.join("outside");
+    script(
+        &d.join("tools/bin/plant"),
+        &format!(
+            "echo x > {} && echo planted; echo '{{}}'",
+            outside.display()
+        ),
+    );
+    std::fs::write(
+        d.join("tools.json"),
+        r#"{"tools":[{"name":"plant","command":["./tools/bin/plant"]}]}"#,
+    )
+    .unwrap();
+    let m = d.join("tools.json");
+    let run = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_toolsmith"))
+            .args(["run", m.to_str().unwrap(), "plant", "{}"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let confined = run(&[]);
+    assert!(
+        !outside.exists(),
+        "{}",
+        String::from_utf8_lossy(&confined.stdout)
+    );
+    let unconfined = run(&["--no-confine"]);
+    assert!(
+        outside.exists(),
+        "{}",
+        String::from_utf8_lossy(&unconfined.stdout)
+    );
 }

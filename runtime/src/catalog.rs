@@ -133,6 +133,9 @@ fn describe(file: &Path, root: &Path, policy: &Policy) -> Result<CatalogEntry, S
         max_output: policy.max_output,
         drain: policy.drain(),
         kill_group_on_exit: policy.kill_group_on_exit,
+        confine: policy.confine.clone(),
+        read_roots: Vec::new(),
+        write_roots: Vec::new(),
     };
     let outcome =
         process::execute(&spec, &CancelToken::new(), &mut |_| {}).map_err(|e| e.to_string())?;

@@ -30,6 +30,7 @@ pub mod audit;
 mod capture;
 #[cfg(feature = "load")]
 pub mod catalog;
+pub mod confine;
 pub mod context;
 mod descendants;
 pub mod outcome;

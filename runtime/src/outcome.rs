@@ -17,16 +17,22 @@ pub enum Status {
     TimedOut,
     /// The cancel token fired; the process group was killed.
     Cancelled,
+    /// A resource limit of the policy's confinement ended the call.
+    LimitExceeded {
+        /// Which one.
+        limit: crate::confine::Limit,
+    },
 }
 
 impl Status {
-    /// `success`, `failed`, `timed_out` or `cancelled`.
+    /// `success`, `failed`, `timed_out`, `cancelled` or `limit_exceeded`.
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Success => "success",
             Status::Failed { .. } => "failed",
             Status::TimedOut => "timed_out",
             Status::Cancelled => "cancelled",
+            Status::LimitExceeded { .. } => "limit_exceeded",
         }
     }
 }
@@ -61,6 +67,9 @@ pub struct Outcome {
     /// For tools with the JSON-line contract (agentcli): the parsed stdout,
     /// or `{"error": "…"}` when the call failed or the output is not one line of JSON.
     pub result: Option<Value>,
+    /// Protections the policy asked for that were not enforced on this
+    /// machine (`degrade = warn`), each naming its missing mechanism.
+    pub unenforced: Vec<String>,
 }
 
 impl Outcome {
@@ -88,6 +97,9 @@ impl Outcome {
             Status::Success => String::new(),
             Status::TimedOut => "tool timed out".to_string(),
             Status::Cancelled => "tool call cancelled".to_string(),
+            Status::LimitExceeded { limit } => {
+                format!("tool exceeded its {} limit", limit.as_str())
+            }
             Status::Failed { code } => {
                 let stderr = self.stderr.trim();
                 if !stderr.is_empty() {
@@ -135,8 +147,16 @@ impl Outcome {
             "output_incomplete": self.output_incomplete,
             "duration_ms": u64::try_from(self.duration.as_millis()).unwrap_or(u64::MAX),
         });
-        if let (Some(result), Some(obj)) = (&self.result, v.as_object_mut()) {
-            obj.insert("result".into(), result.clone());
+        if let Some(obj) = v.as_object_mut() {
+            if let Status::LimitExceeded { limit } = self.status {
+                obj.insert("limit".into(), limit.as_str().into());
+            }
+            if !self.unenforced.is_empty() {
+                obj.insert("unenforced".into(), self.unenforced.clone().into());
+            }
+            if let Some(result) = &self.result {
+                obj.insert("result".into(), result.clone());
+            }
         }
         v
     }
@@ -160,6 +180,7 @@ mod tests {
             output_incomplete: false,
             duration: Duration::ZERO,
             result: None,
+            unenforced: Vec::new(),
         }
     }
 

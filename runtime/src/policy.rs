@@ -72,6 +72,9 @@ pub struct Policy {
     /// Honour chai's `unsafePath` (a parameter that skips every path check).
     /// Off: a call that uses such a parameter is refused.
     pub allow_unsafe_path: bool,
+    /// What each call is confined to: filesystem roots, network, resource
+    /// limits (off by default in a bare `Policy`; see [`crate::confine`]).
+    pub confine: crate::confine::Confinement,
 }
 
 impl Default for Policy {
@@ -92,6 +95,7 @@ impl Default for Policy {
             set_env: BTreeMap::new(),
             sandbox: Sandbox::default(),
             allow_unsafe_path: false,
+            confine: crate::confine::Confinement::default(),
         }
     }
 }
@@ -246,6 +250,7 @@ impl Policy {
         self.allow_scripts |= other.allow_scripts;
         self.allow_unsafe_path |= other.allow_unsafe_path;
         self.kill_group_on_exit &= other.kill_group_on_exit;
+        self.confine = self.confine.merge(other.confine);
         self
     }
 }

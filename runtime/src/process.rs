@@ -49,7 +49,25 @@ pub(crate) struct Spec {
     pub max_output: usize,
     pub drain: Duration,
     pub kill_group_on_exit: bool,
+    /// The policy's confinement, and the call's own roots for it (program
+    /// directory, working directory, sandbox roots; the private home is
+    /// added here).
+    pub confine: crate::confine::Confinement,
+    pub read_roots: Vec<PathBuf>,
+    pub write_roots: Vec<PathBuf>,
 }
+
+/// Why a spawn did not happen: the machine cannot confine the call as asked.
+#[derive(Debug)]
+pub(crate) struct Unconfinable(pub Vec<String>);
+
+impl std::fmt::Display for Unconfinable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0.join("; "))
+    }
+}
+
+impl std::error::Error for Unconfinable {}
 
 /// The most the kernel ever accepts for argv + envp (Linux: three quarters
 /// of the 8 MiB `_STK_LIM`, whatever the stack limit).
@@ -117,6 +135,32 @@ pub(crate) fn execute(
     restore_sigchld();
     crate::descendants::become_subreaper();
     let call_id = crate::descendants::new_call_id();
+    let prepared = if spec.confine.enabled {
+        let mut read: Vec<&std::path::Path> =
+            spec.read_roots.iter().map(PathBuf::as_path).collect();
+        if let Some(dir) = spec.program.parent() {
+            read.push(dir);
+        }
+        // The working directory feeds the read roots: the tool's own, or
+        // the runtime's, which the tool inherits.
+        let inherited = std::env::current_dir().ok();
+        if let Some(dir) = spec.cwd.as_ref().or(inherited.as_ref()) {
+            read.push(dir);
+        }
+        let mut write: Vec<&std::path::Path> =
+            spec.write_roots.iter().map(PathBuf::as_path).collect();
+        if let Some(home) = home {
+            write.push(home);
+        }
+        match crate::confine::Prepared::new(&spec.confine, &call_id, &read, &write) {
+            Ok(p) => Some(Arc::new(p)),
+            Err(crate::confine::Unenforceable(missing)) => {
+                return Err(std::io::Error::other(Unconfinable(missing)));
+            }
+        }
+    } else {
+        None
+    };
     let mut cmd = Command::new(&spec.program);
     cmd.args(&spec.args)
         .env_clear()
@@ -132,7 +176,10 @@ pub(crate) fn execute(
         cmd.env("HOME", home);
     }
     cmd.env(crate::descendants::CALL_ID_VAR, &call_id);
-    isolate(&mut cmd);
+    if let (Some(_), Some(home)) = (&prepared, home) {
+        cmd.env("TMPDIR", home);
+    }
+    isolate(&mut cmd, prepared.clone());
     if let Some(dir) = &spec.cwd {
         cmd.current_dir(dir);
     }
@@ -141,7 +188,17 @@ pub(crate) fn execute(
     let pid = rustix::process::Pid::from_child(&child);
     crate::descendants::started(pid.as_raw_nonzero().get());
     let result = match supervise(&mut child, spec, &call_id, cancel, heartbeat, start) {
-        Ok(outcome) => Ok(outcome),
+        Ok(mut outcome) => {
+            if let Some(p) = &prepared {
+                if let Some(limit) = p.finish(outcome.signal)
+                    && !matches!(outcome.status, Status::TimedOut | Status::Cancelled)
+                {
+                    outcome.status = Status::LimitExceeded { limit };
+                }
+                outcome.unenforced.clone_from(&p.unenforced);
+            }
+            Ok(outcome)
+        }
         Err(e) => {
             // Never leave the group running or the child unreaped, also on error paths.
             let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
@@ -195,7 +252,8 @@ const FD_LOOP_CAP: libc::c_int = 1 << 16;
 /// controlling terminal, and marks every descriptor above stderr
 /// close-on-exec, so that only stdin, stdout and stderr reach the tool (a
 /// descriptor the caller left open, such as `9>file` in a shell, does not).
-fn isolate(cmd: &mut Command) {
+fn isolate(cmd: &mut Command, confine: Option<Arc<crate::confine::Prepared>>) {
+    let cgroup_fds = confine.as_ref().map(|c| c.cgroup_fds()).unwrap_or_default();
     // Computed before fork: the child may only make async-signal-safe calls.
     let fd_limit = rustix::process::getrlimit(rustix::process::Resource::Nofile)
         .current
@@ -230,6 +288,9 @@ fn isolate(cmd: &mut Command) {
                         libc::fcntl(fd, libc::F_SETFD, flags | libc::FD_CLOEXEC);
                     }
                 }
+            }
+            if let Some(c) = &confine {
+                c.apply_in_child(&cgroup_fds)?;
             }
             Ok(())
         });
@@ -360,6 +421,7 @@ fn build(
         output_incomplete,
         duration,
         result: None,
+        unenforced: Vec::new(),
     }
 }
 

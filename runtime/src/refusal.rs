@@ -94,6 +94,10 @@ pub enum Refusal {
         /// The limit (see the runtime documentation).
         limit: usize,
     },
+    /// Confinement was asked for and this machine cannot enforce it
+    /// (`Confinement::degrade` is `refuse`); names each missing mechanism.
+    #[error("cannot confine the call as the policy asks: {}", .0.join("; "))]
+    Unconfinable(Vec<String>),
     /// The operating system could not start the program.
     #[error("cannot start {program}: {message}")]
     Spawn {
@@ -127,6 +131,7 @@ impl Refusal {
             Refusal::Rejected { .. } => "rejected",
             Refusal::ProgramChanged(_) => "program_changed",
             Refusal::ArgvTooLarge { .. } => "argv_too_large",
+            Refusal::Unconfinable(_) => "unconfinable",
             Refusal::Spawn { .. } => "spawn_failed",
         }
     }

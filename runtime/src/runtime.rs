@@ -283,6 +283,9 @@ impl Runtime {
             max_output: plan.max_output,
             drain: self.policy.drain(),
             kill_group_on_exit: self.policy.kill_group_on_exit,
+            confine: self.policy.confine.clone(),
+            read_roots: _dir.iter().map(|d| d.path().to_path_buf()).collect(),
+            write_roots: self.policy.sandbox.roots().to_vec(),
         };
         let (total, limit) = (spec.exec_size(), process::arg_limit());
         if total > limit {
@@ -421,6 +424,9 @@ impl Runtime {
                 max_output: plan.max_output,
                 drain: self.policy.drain(),
                 kill_group_on_exit: self.policy.kill_group_on_exit,
+                confine: self.policy.confine.clone(),
+                read_roots: Vec::new(),
+                write_roots: self.policy.sandbox.roots().to_vec(),
             };
             if let Ok(o) = process::execute(&spec, cancel, &mut |_| {})
                 && o.is_success()
@@ -873,6 +879,9 @@ impl Runtime {
             max_output: self.policy.max_output,
             drain: self.policy.drain(),
             kill_group_on_exit: self.policy.kill_group_on_exit,
+            confine: self.policy.confine.clone(),
+            read_roots: Vec::new(),
+            write_roots: self.policy.sandbox.roots().to_vec(),
         };
         match process::execute(&spec, cancel, &mut |_| {}) {
             Ok(o) if o.is_success() => {
@@ -997,6 +1006,12 @@ fn identity(path: &Path) -> Option<(u64, u64, u64, i64)> {
 }
 
 fn spawn_error(program: &Path, e: &std::io::Error) -> Refusal {
+    if let Some(u) = e
+        .get_ref()
+        .and_then(|inner| inner.downcast_ref::<process::Unconfinable>())
+    {
+        return Refusal::Unconfinable(u.0.clone());
+    }
     Refusal::Spawn {
         program: program.display().to_string(),
         message: e.to_string(),

@@ -1,6 +1,8 @@
 //! One module per subcommand: its clap `Args` and its `run`.
 
+pub mod confine;
 pub mod discover;
+pub mod doctor;
 pub mod generate;
 pub mod lint;
 pub mod rules;

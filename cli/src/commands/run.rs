@@ -62,6 +62,8 @@ pub struct RunArgs {
     /// printed refusal (repeatable).
     #[arg(long, value_name = "VALUE")]
     pub redact: Vec<String>,
+    #[command(flatten)]
+    pub confine: super::confine::ConfineArgs,
 }
 
 /// Exit codes: 0 success, 1 refused (unknown tool, not allowed, invalid
@@ -88,6 +90,9 @@ pub fn run(args: &RunArgs) -> ExitCode {
         }
     }
     policy.allow_unsafe_path = args.allow_unsafe_path;
+    if let Err(msg) = args.confine.apply(&mut policy) {
+        return refused("invalid_option", &msg);
+    }
     let mut rt = match load(&args.path, policy) {
         Ok(rt) => rt,
         Err(msg) => return refused("invalid_manifest", &msg),
