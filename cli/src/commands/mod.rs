@@ -1,6 +1,7 @@
 //! One module per subcommand: its clap `Args` and its `run`.
 
 pub mod discover;
+pub mod export;
 pub mod generate;
 pub mod lint;
 pub mod rules;
