@@ -196,16 +196,16 @@ pub fn check(tools: &[&Tool], strict: bool) -> Vec<Check> {
         return out;
     }
     let near = |n: usize, limit: usize| n * 5 >= limit * 4 && n <= limit;
-    if tools.len() > MAX_STRICT_TOOLS {
-        if let Some(tool) = tools.get(MAX_STRICT_TOOLS) {
-            out.push(Check {
+    if tools.len() > MAX_STRICT_TOOLS
+        && let Some(tool) = tools.get(MAX_STRICT_TOOLS)
+    {
+        out.push(Check {
                 finding: name_finding(&STRICT_TOOLS, tool,
                     format!("this file has {} tools; Anthropic allows {MAX_STRICT_TOOLS} strict tools per request: `Too many strict tools ({}). The maximum number of strict tools supported is 20.` (passed here)", tools.len(), tools.len()))
                 .with_help("mark only the tools that need it strict, or split the tools over several requests"),
                 tool: MAX_STRICT_TOOLS,
                 fix: Fix::None,
             });
-        }
     }
     let limits = [
         (
@@ -246,15 +246,15 @@ pub fn check(tools: &[&Tool], strict: bool) -> Vec<Check> {
             });
         }
     }
-    if near(tools.len(), MAX_STRICT_TOOLS) {
-        if let Some(tool) = tools.last() {
-            out.push(Check {
+    if near(tools.len(), MAX_STRICT_TOOLS)
+        && let Some(tool) = tools.last()
+    {
+        out.push(Check {
                 finding: name_finding(&STRICT_NEAR_LIMIT, tool,
                     format!("this file has {} strict tools, near Anthropic's limit of {MAX_STRICT_TOOLS} per request; the grammar may also be too large to compile", tools.len())),
                 tool: tools.len() - 1,
                 fix: Fix::None,
             });
-        }
     }
     out
 }

@@ -124,7 +124,8 @@ pub struct Counts {
     /// Gemini's nullable types, a dropped `$schema`); Gemini's upper-case
     /// type names are its spelling, not counted.
     pub rewritten: usize,
-    /// Tools refused (left out with `--skip-incompatible`).
+    /// Tools refused (left out with `--skip-incompatible`): those the
+    /// provider refuses, and past a limit counted over the list, the surplus.
     pub refused: usize,
 }
 
@@ -188,7 +189,14 @@ pub fn export(tools: &[&Tool], request: Request) -> Result<Export, NoStrictMode>
     let mut refused = vec![false; tools.len()];
     for c in &checks {
         if c.finding.severity == Severity::Error {
-            if let Some(r) = refused.get_mut(c.tool) {
+            // Over a list limit, the tool where it was passed and every
+            // later one are the surplus (sent without them, the rest fits).
+            let end = if super::is_list_limit(c.finding.rule) {
+                tools.len()
+            } else {
+                c.tool + 1
+            };
+            for r in refused.iter_mut().take(end).skip(c.tool) {
                 *r = true;
             }
         }

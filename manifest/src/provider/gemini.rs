@@ -273,23 +273,24 @@ pub fn check(tools: &[&Tool]) -> Vec<Check> {
                         }
                     }
                 }
-                if let Some(Value::Object(props)) = members.get("properties") {
-                    if props.is_empty() && v.via != Via::Root {
-                        push(
+                if let Some(Value::Object(props)) = members.get("properties")
+                    && props.is_empty()
+                    && v.via != Via::Root
+                {
+                    push(
                         finding(&EMPTY_PROPERTIES, tool, &v.key_pointer("properties"), format!("Gemini refused empty `properties` (at `{at}` in `{name}`) in 2025-02: `should be non-empty for OBJECT type`"))
                             .with_help("remove the empty `properties`, or give the object a property"),
                         Fix::None,
                     );
-                    }
                 }
-                if let Via::Property { name: prop, .. } = &v.via {
-                    if !property_name_ok(prop) {
-                        push(
+                if let Via::Property { name: prop, .. } = &v.via
+                    && !property_name_ok(prop)
+                {
+                    push(
                         finding(&PROPERTY_NAME, tool, &v.pointer, format!("Gemini refuses the parameter name `{prop}` in `{name}`: it must start with a letter or `_`, then use only `a-z A-Z 0-9 _`, at most {MAX_NAME} characters"))
                             .with_help("rename the parameter (and its argument mapping)"),
                         Fix::None,
                     );
-                    }
                 }
             },
         );

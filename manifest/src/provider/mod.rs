@@ -148,6 +148,22 @@ pub struct Check {
     pub fix: Fix,
 }
 
+/// True for the rules of limits counted over a whole tool list (one
+/// request): their finding sits at the tool where the count passed the
+/// limit, and that tool and every later one are the surplus.
+pub fn is_list_limit(rule: &Rule) -> bool {
+    [
+        &openai_strict::LIMIT_PROPERTIES,
+        &openai_strict::LIMIT_ENUM,
+        &openai_strict::LIMIT_CHARACTERS,
+        &anthropic::STRICT_TOOLS,
+        &anthropic::STRICT_OPTIONAL,
+        &anthropic::STRICT_UNION,
+    ]
+    .iter()
+    .any(|r| r.id == rule.id)
+}
+
 /// Checks the tools of one file (one request) against `provider`.
 ///
 /// ```
@@ -269,7 +285,7 @@ pub(crate) fn count(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
