@@ -33,6 +33,8 @@ enum Command {
     Gen(commands::generate::Args),
     /// Run one tool call and print its outcome as JSON.
     Run(Box<commands::run::RunArgs>),
+    /// Print the tool list as a provider's request fragment (JSON).
+    Export(commands::export::Args),
     /// Print the catalog of the self-describing tools in a directory.
     Discover(commands::discover::DiscoverArgs),
     /// Show which confinement mechanisms this machine offers and what a policy would get.
@@ -46,6 +48,7 @@ fn main() -> ExitCode {
         Command::Lint(args) => commands::lint::run(&args),
         Command::Rules(args) => commands::rules::run(&args),
         Command::Gen(args) => commands::generate::run(&args),
+        Command::Export(args) => commands::export::run(&args),
         Command::Run(args) => return commands::run::run(&args),
         Command::Discover(args) => return commands::discover::run(&args),
         Command::Doctor(args) => return commands::doctor::run(&args),

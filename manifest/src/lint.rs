@@ -253,6 +253,7 @@ fn lint_dir(_dir: &Path, files: &[Input], options: &Options) -> Result<Group, st
         }
         group.docs.extend(docs);
     }
+    crate::provider::check_documents(&options.providers, &group.manifests, &mut group.docs);
     let siblings = (!tools_files.is_empty()).then_some(tool_names.as_slice());
     for input in &skill_files {
         let mut doc = Document::read(&input.display, &input.path, options.max_size)?;

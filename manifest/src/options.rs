@@ -5,6 +5,7 @@
 
 use crate::input::DEFAULT_MAX_SIZE;
 use crate::model::ChaiVersion;
+use crate::provider::Provider;
 
 /// Skill profile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -40,6 +41,8 @@ pub struct Options {
     pub max_size: u64,
     /// Read chai files as this version instead of detecting it (`--chai-version`).
     pub chai_version: Option<ChaiVersion>,
+    /// Check every tool against these providers' rules (`--provider`; none by default).
+    pub providers: Vec<Provider>,
 }
 
 impl Default for Options {
@@ -49,6 +52,7 @@ impl Default for Options {
             profile: Profile::Default,
             max_size: DEFAULT_MAX_SIZE,
             chai_version: None,
+            providers: Vec::new(),
         }
     }
 }

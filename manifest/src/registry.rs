@@ -23,6 +23,12 @@ pub fn all() -> Vec<&'static Rule> {
         crate::dialect::agentcli::RULES,
         crate::dialect::describe::RULES,
         crate::dialect::skill::RULES,
+        crate::provider::openai::RULES,
+        crate::provider::openai_strict::RULES,
+        crate::provider::anthropic::RULES,
+        crate::provider::gemini::RULES,
+        crate::provider::ollama::RULES,
+        crate::provider::mcp::RULES,
     ]
     .concat();
     rules.sort_by_key(|r| r.id);

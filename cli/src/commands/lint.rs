@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use toolsmith_manifest::Diagnostics;
 use toolsmith_manifest::lint::{self, DialectChoice, Input, Options, Profile};
 use toolsmith_manifest::model::ChaiVersion;
+use toolsmith_manifest::provider::{Provider, UnknownProvider};
 
 /// Arguments of `toolsmith lint`.
 #[derive(Debug, clap::Args)]
@@ -37,6 +38,18 @@ pub struct Args {
     /// Refuse files larger than this many bytes.
     #[arg(long, value_name = "BYTES", default_value_t = toolsmith_manifest::input::DEFAULT_MAX_SIZE)]
     pub max_size: u64,
+    /// Also check that these providers accept every tool (repeatable or
+    /// comma-separated): openai, openai-strict, anthropic, anthropic-strict,
+    /// gemini, ollama, mcp.
+    #[arg(long, value_name = "NAME", value_delimiter = ',', value_parser = parse_provider)]
+    pub provider: Vec<Provider>,
+}
+
+/// Parses a `--provider` value; an unknown name lists the valid ones.
+pub fn parse_provider(name: &str) -> Result<Provider, String> {
+    name.trim()
+        .parse()
+        .map_err(|e: UnknownProvider| e.to_string())
 }
 
 /// `--dialect` values.
@@ -118,6 +131,7 @@ pub fn run(args: &Args) -> Result<Status, Error> {
         profile: args.profile.into(),
         max_size: args.max_size,
         chai_version: args.chai_version.map(Into::into),
+        providers: dedup(&args.provider),
     };
     let found = walk::collect(&args.paths);
     let mut outcome = lint_inputs(&found.inputs, &options);
@@ -146,6 +160,17 @@ pub fn run(args: &Args) -> Result<Status, Error> {
     } else {
         Status::Ok
     })
+}
+
+/// The providers in the order given, each once.
+fn dedup(providers: &[Provider]) -> Vec<Provider> {
+    let mut out: Vec<Provider> = Vec::new();
+    for p in providers {
+        if !out.contains(p) {
+            out.push(*p);
+        }
+    }
+    out
 }
 
 /// Appends the Markdown summary of `outcome` to `$GITHUB_STEP_SUMMARY` when it

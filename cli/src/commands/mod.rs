@@ -3,6 +3,7 @@
 pub mod confine;
 pub mod discover;
 pub mod doctor;
+pub mod export;
 pub mod generate;
 pub mod lint;
 pub mod rules;

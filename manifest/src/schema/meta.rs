@@ -285,6 +285,15 @@ impl Meta<'_> {
                     )
                 }
                 Kind::Number(_) => {}
+                Kind::Bool(_) if key.starts_with("exclusive") => {
+                    self.wrong(key, value, "a number");
+                    if let Some(f) = self.out.last_mut() {
+                        let bound = if key == "exclusiveMinimum" { "minimum" } else { "maximum" };
+                        f.help = Some(format!(
+                            "draft 4's boolean `{key}` modifies `{bound}`; draft 2020-12 writes the bound itself: `\"{key}\": N` in place of `\"{bound}\": N`"
+                        ));
+                    }
+                }
                 _ => self.wrong(key, value, "a number"),
             },
             Expect::NonNegativeInteger => {
