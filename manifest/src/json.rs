@@ -183,24 +183,41 @@ impl Parser<'_> {
         found_at(self.body, self.at)
     }
 
-    /// A syntax error at the cursor (one character wide).
+    /// A syntax error on the character at `at` (empty at the end of the file).
     fn error_at(&self, at: usize, message: impl Into<String>) -> Failed {
         let one = self.body[at..].chars().next().map_or(0, char::len_utf8);
-        Box::new(Finding::new(&SYNTAX, self.span(at, at + one), "", message))
+        self.error_over(at, at + one, message)
     }
 
-    /// The error for what stands at the cursor: end of file inside an array
-    /// or object, a comment, or `message`.
+    /// A syntax error over the bytes `start..end`.
+    fn error_over(&self, start: usize, end: usize, message: impl Into<String>) -> Failed {
+        Box::new(Finding::new(&SYNTAX, self.span(start, end), "", message))
+    }
+
+    /// The error for what stands at the cursor: a comment, or `message`.
     fn comment_or(&self, message: String) -> Failed {
+        let rest = &self.text[self.at.min(self.text.len())..];
+        let comment = if rest.starts_with(b"//") {
+            rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len())
+        } else if rest.starts_with(b"/*") {
+            rest.windows(2)
+                .skip(2)
+                .position(|w| w == b"*/")
+                .map_or(rest.len(), |p| p + 4)
+        } else {
+            return self.error_at(self.at, message);
+        };
+        let f = self.error_over(self.at, self.at + comment, "comment in JSON");
+        Box::new(f.with_help("JSON has no comments; put notes in a `description`"))
+    }
+
+    /// The error where `,` or the closing bracket was expected: end of file
+    /// inside the innermost array or object, a comment, or what stands there.
+    fn expected_comma(&self) -> Failed {
         if self.at >= self.text.len() {
             return self.unterminated();
         }
-        let rest = &self.text[self.at..];
-        if rest.starts_with(b"//") || rest.starts_with(b"/*") {
-            let f = self.error_at(self.at, "comment in JSON");
-            return Box::new(f.with_help("JSON has no comments; put notes in a `description`"));
-        }
-        self.error_at(self.at, message)
+        self.comment_or(format!("expected `,`, found {}", self.found()))
     }
 
     /// End of file inside the innermost open array or object.
@@ -233,6 +250,16 @@ impl Parser<'_> {
                 let f = self.error_at(start, "single-quoted string");
                 return Err(Box::new(f.with_help("use double quotes")));
             }
+            Some(b'+') => {
+                let f = self.error_at(start, "a number cannot start with `+`");
+                return Err(Box::new(f.with_help("remove the `+`")));
+            }
+            Some(b'.') => {
+                let f = self.error_at(start, "a number cannot start with `.`");
+                return Err(Box::new(
+                    f.with_help("write a digit before the decimal point: `0.5`"),
+                ));
+            }
             Some(b) => {
                 let what = match b {
                     b']' => "unexpected close bracket",
@@ -262,8 +289,10 @@ impl Parser<'_> {
             b"true" => Kind::Bool(true),
             b"false" => Kind::Bool(false),
             b"null" => Kind::Null,
-            _ => {
-                return Err(self.error_at(start, format!("unexpected word, found {}", self.found())));
+            word => {
+                let word = String::from_utf8_lossy(word);
+                let f = self.error_over(start, start + len, format!("unexpected word `{word}`"));
+                return Err(Box::new(f.with_help(word_help(&word))));
             }
         };
         self.at += len;
@@ -273,40 +302,95 @@ impl Parser<'_> {
     /// A number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
     fn number(&mut self, pointer: &str) -> Result<Kind, Failed> {
         let start = self.at;
-        let digits = |p: &mut Self| -> Result<(), Failed> {
+        let digits = |p: &mut Self, after: &str, help: &str| -> Result<(), Failed> {
             let n = p.text[p.at..]
                 .iter()
                 .take_while(|b| b.is_ascii_digit())
                 .count();
             if n == 0 {
-                return Err(p.error_at(p.at, format!("expected digit, found {}", p.found())));
+                let found = p.found();
+                let f = p.error_at(p.at, format!("expected a digit {after}, found {found}"));
+                return Err(Box::new(f.with_help(help)));
             }
             p.at += n;
             Ok(())
         };
         if self.peek() == Some(b'-') {
             self.at += 1;
+            if self.peek().is_some_and(|b| b.is_ascii_alphabetic()) {
+                let end = self.at
+                    + self.text[self.at..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_alphanumeric())
+                        .count();
+                let literal = &self.body[start..end];
+                let f = self.error_over(start, end, format!("invalid number `{literal}`"));
+                return Err(Box::new(f.with_help(word_help(&literal[1..]))));
+            }
+            let help = match self.peek() {
+                Some(b'.') => "write a digit before the decimal point: `-0.5`",
+                _ => "write the number right after the `-`",
+            };
+            if !self.peek().is_some_and(|b| b.is_ascii_digit()) {
+                digits(self, "after `-`", help)?;
+            }
         }
         if self.peek() == Some(b'0') {
             self.at += 1;
+            match self.peek() {
+                Some(b'0'..=b'9') => {
+                    let f =
+                        self.error_over(start, self.at + 1, "a number cannot have a leading zero");
+                    return Err(Box::new(f.with_help(
+                        "remove the leading zero (or quote the value if it is an identifier)",
+                    )));
+                }
+                Some(b'x' | b'X') => {
+                    let f = self.error_over(
+                        start,
+                        self.at + 1,
+                        "hexadecimal numbers are not allowed in JSON",
+                    );
+                    return Err(Box::new(f.with_help("write the number in decimal")));
+                }
+                _ => {}
+            }
         } else {
-            digits(self)?;
+            digits(self, "", "")?;
         }
         if self.peek() == Some(b'.') {
             self.at += 1;
-            digits(self)?;
+            digits(
+                self,
+                "after the decimal point",
+                "JSON numbers need digits after the decimal point: write `2.0` or `2`",
+            )?;
         }
         if let Some(b'e' | b'E') = self.peek() {
             self.at += 1;
             if let Some(b'+' | b'-') = self.peek() {
                 self.at += 1;
             }
-            digits(self)?;
+            digits(
+                self,
+                "in the exponent",
+                "write the exponent's digits: `1e5`, `1e-5`",
+            )?;
         }
         if let Some(b) = self.peek()
             && (b.is_ascii_alphanumeric() || b == b'.')
         {
-            return Err(self.error_at(self.at, format!("unexpected token, found {}", self.found())));
+            let end = self.at
+                + self.text[self.at..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'+' | b'-'))
+                    .count();
+            let literal = &self.body[start..end];
+            return Err(self.error_over(
+                self.at,
+                end,
+                format!("invalid number `{literal}`: unexpected {}", self.found()),
+            ));
         }
         let literal = &self.body[start..self.at];
         Ok(match literal.parse::<serde_json::Number>() {
@@ -387,7 +471,12 @@ impl Parser<'_> {
                             ));
                         }
                         Some(_) => {
-                            let f = self.error_at(escape, "invalid escape, found `\\`");
+                            let end = escape + 1 + found_len(self.body, escape + 1);
+                            let f = self.error_over(
+                                escape,
+                                end,
+                                format!("invalid escape `{}`", &self.body[escape..end]),
+                            );
                             return Err(Box::new(f.with_help(
                                 "the escapes are \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t and \\uXXXX",
                             )));
@@ -431,14 +520,34 @@ impl Parser<'_> {
                 .filter(|d| d.bytes().all(|b| b.is_ascii_hexdigit()));
             match digits.and_then(|d| u32::from_str_radix(d, 16).ok()) {
                 Some(v) => Ok(v),
-                None => Err(p.error_at(at, "expected four hex digits, found `\\`")),
+                None => {
+                    let hex = p.text[at + 2..]
+                        .iter()
+                        .take(4)
+                        .take_while(|b| b.is_ascii_hexdigit())
+                        .count();
+                    let end = at + 2 + hex;
+                    let found = found_at(p.body, end);
+                    let f = p.error_over(
+                        at,
+                        end,
+                        format!(
+                            "invalid unicode escape `{}`: expected four hex digits, found {found}",
+                            &p.body[at..end]
+                        ),
+                    );
+                    Err(Box::new(f.with_help(
+                        "write a unicode escape as `\\u` and four hex digits, such as `\\u00e9`",
+                    )))
+                }
             }
         };
         let first = hex(self, escape)?;
         self.at = escape + 6;
         let lone = |p: &Self| {
-            let f = p.error_at(
+            let f = p.error_over(
                 escape,
+                escape + 6,
                 format!(
                     "invalid unicode escape sequence: `\\u{}` is a lone surrogate",
                     &p.body[escape + 2..escape + 6]
@@ -492,7 +601,7 @@ impl Parser<'_> {
                     self.open.pop();
                     return Ok(Kind::Array(items));
                 }
-                _ => return Err(self.comment_or(format!("expected `,`, found {}", self.found()))),
+                _ => return Err(self.expected_comma()),
             }
         }
     }
@@ -519,8 +628,26 @@ impl Parser<'_> {
                     let f = self.error_at(key_start, "single-quoted string");
                     return Err(Box::new(f.with_help("use double quotes")));
                 }
-                _ => {
+                None => return Err(self.unterminated()),
+                Some(b) => {
                     let found = self.found();
+                    let word = self.text[key_start..]
+                        .iter()
+                        .take_while(|b| {
+                            b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-')
+                        })
+                        .count();
+                    if b.is_ascii_alphabetic() || b == b'_' || b == b'$' {
+                        let key = &self.body[key_start..key_start + word];
+                        let f = self.error_over(
+                            key_start,
+                            key_start + word,
+                            format!("expected a double-quoted key, found `{key}`"),
+                        );
+                        return Err(Box::new(
+                            f.with_help(format!("put the key in double quotes: `\"{key}\"`")),
+                        ));
+                    }
                     return Err(
                         self.comment_or(format!("expected a double-quoted key, found {found}"))
                     );
@@ -534,6 +661,9 @@ impl Parser<'_> {
             }
             self.at += 1;
             self.skip_ws();
+            if self.at == self.text.len() {
+                return Err(self.error_at(self.at, "expected a value after `:`, found end of file"));
+            }
             let child = child_pointer(pointer, &key);
             if members.len() == SMALL_OBJECT && keys.is_none() {
                 keys = Some(members.iter().map(|m| m.key.clone()).collect());
@@ -575,10 +705,38 @@ impl Parser<'_> {
                     self.open.pop();
                     return Ok(Kind::Object(members));
                 }
-                _ => return Err(self.comment_or(format!("expected `,`, found {}", self.found()))),
+                _ => return Err(self.expected_comma()),
             }
         }
     }
+}
+
+/// The help for a word that is not `true`, `false` or `null`.
+fn word_help(word: &str) -> String {
+    let lower = word.to_ascii_lowercase();
+    match lower.as_str() {
+        "true" | "false" | "null" => format!("JSON's literals are lowercase: write `{lower}`"),
+        "nan" | "infinity" | "inf" => {
+            "JSON has no NaN or Infinity: use `null` or a string".to_string()
+        }
+        "none" | "nil" | "undefined" => "JSON's empty value is `null`".to_string(),
+        _ if "true".starts_with(&lower)
+            || "false".starts_with(&lower)
+            || "null".starts_with(&lower) =>
+        {
+            "the word is cut short: JSON's literals are `true`, `false` and `null`".to_string()
+        }
+        _ => format!(
+            "JSON's words are `true`, `false` and `null`; put text in double quotes: `\"{word}\"`"
+        ),
+    }
+}
+
+/// Length in bytes of the character at `at` (0 at the end).
+fn found_len(body: &str, at: usize) -> usize {
+    body.get(at..)
+        .and_then(|rest| rest.chars().next())
+        .map_or(0, char::len_utf8)
 }
 
 /// The character at byte `at` of `body`, quoted for a message, or `end of file`.
