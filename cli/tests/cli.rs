@@ -726,6 +726,53 @@ fn max_size_refuses_large_files() {
     assert_eq!(json(&out)["diagnostics"][0]["rule"], "input/too-large");
 }
 
+/// A FIFO named on the command line must not block in `open`, and a symlink
+/// to `/dev/zero` must not be read until memory runs out: both are refused,
+/// at line 1 column 1, saying what the path is.
+#[cfg(unix)]
+#[test]
+fn fifos_and_devices_named_on_the_command_line_are_refused_unread() {
+    let dir = scratch("not-regular");
+    std::fs::create_dir_all(dir.join("fifo")).expect("mkdir");
+    let fifo = std::ffi::CString::new(
+        dir.join("fifo/tools.json")
+            .into_os_string()
+            .into_encoded_bytes(),
+    )
+    .expect("no NUL in the path");
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0, "mkfifo");
+    std::fs::create_dir_all(dir.join("zero")).expect("mkdir");
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero/tools.json")).expect("symlink");
+    for (path, what) in [
+        ("fifo/tools.json", "a FIFO (named pipe)"),
+        ("zero/tools.json", "a character device"),
+    ] {
+        for max_size in ["8388608", "10"] {
+            let out = toolsmith_in(
+                &dir,
+                &["lint", "--format", "json", "--max-size", max_size, path],
+            );
+            assert_eq!(status(&out), 1, "{path}: {}", stderr(&out));
+            let report = json(&out);
+            let d = &report["diagnostics"][0];
+            assert_eq!(report["diagnostics"].as_array().map(Vec::len), Some(1));
+            assert_eq!(d["rule"], "input/unreadable", "{path}: {d}");
+            assert_eq!(
+                (d["line"].as_u64(), d["column"].as_u64()),
+                (Some(1), Some(1))
+            );
+            assert_eq!(
+                d["message"],
+                format!("not a regular file: this path is {what}; not read"),
+            );
+        }
+    }
+    // Walking the directory skips both, as before.
+    let out = toolsmith_in(&dir, &["lint", "--format", "json", "."]);
+    assert_eq!(status(&out), 0, "{}", stdout(&out));
+}
+
 /// Each hostile file must give an error diagnostic with a position, and exit 1.
 #[test]
 fn hostile_inputs_give_positioned_errors() {

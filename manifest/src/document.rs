@@ -4,7 +4,7 @@ use crate::cap;
 use crate::diagnostic::{Diagnostic, Finding};
 use crate::input;
 use crate::json;
-use crate::source::{Source, Span};
+use crate::source::Source;
 use crate::tree::Node;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -25,26 +25,19 @@ pub struct Document {
 }
 
 impl Document {
-    /// Reads and decodes a file; `display` is the path printed in diagnostics.
-    /// Input problems become findings; an I/O error is returned.
+    /// Reads (see [`input::read_bounded`]) and decodes a file; `display` is
+    /// the path printed in diagnostics. Input problems (size, type, encoding)
+    /// become findings; an I/O error is returned.
     pub fn read(display: &str, path: &Path, max_size: u64) -> std::io::Result<Document> {
-        let meta = std::fs::metadata(path)?;
-        if meta.len() > max_size {
-            let mut doc = Document::from_text(display, path, "");
-            doc.decoded = false;
-            doc.findings.push(Finding::new(
-                &input::TOO_LARGE,
-                Span::default(),
-                "",
-                format!(
-                    "file is {} bytes, over the limit of {max_size} bytes; not parsed",
-                    meta.len()
-                ),
-            ));
-            return Ok(doc);
+        match input::read_bounded(path, max_size)? {
+            Ok(bytes) => Ok(Document::from_bytes(display, path, &bytes, max_size)),
+            Err(refusal) => {
+                let mut doc = Document::from_text(display, path, "");
+                doc.decoded = false;
+                doc.findings.push(refusal);
+                Ok(doc)
+            }
         }
-        let bytes = std::fs::read(path)?;
-        Ok(Document::from_bytes(display, path, &bytes, max_size))
     }
 
     /// Decodes bytes already in memory.

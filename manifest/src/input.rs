@@ -1,8 +1,11 @@
-//! Checks on raw bytes before any parser sees them: size, encoding, BOM, binary data.
+//! Reading a file within bounds, and checks on raw bytes before any parser
+//! sees them: size, encoding, BOM, binary data.
 
 use crate::diagnostic::Finding;
 use crate::rules::Rule;
 use crate::source::Span;
+use std::io::Read;
+use std::path::Path;
 
 /// Default size limit for one manifest file: 8 MiB.
 pub const DEFAULT_MAX_SIZE: u64 = 8 * 1024 * 1024;
@@ -49,6 +52,102 @@ pub static RULES: &[&Rule] = &[
     &UNREADABLE,
 ];
 
+/// Reads at most `max_size + 1` bytes of the file at `path`, or returns the
+/// finding that refuses it.
+///
+/// The file is opened without blocking (`O_NONBLOCK`, and `O_NOCTTY` so that
+/// a terminal never becomes the controlling one) and its type checked on the
+/// open descriptor (`fstat`), so that a FIFO named `tools.json` neither blocks
+/// in `open` nor is read, and a symlink to `/dev/zero` is refused instead of
+/// being read until memory runs out: only regular files are read (an
+/// `input/unreadable` finding says what the path is instead). A regular file
+/// over the limit is refused by its size without reading it; one that grows
+/// while it is read is cut at `max_size + 1` bytes and refused too. An I/O
+/// error (missing file, permission denied) is returned as such.
+///
+/// ```
+/// use toolsmith_manifest::input::read_bounded;
+/// let refused = read_bounded(std::path::Path::new("/dev/null"), 1024).unwrap();
+/// let finding = refused.unwrap_err();
+/// assert_eq!(finding.rule.id, "input/unreadable");
+/// assert!(finding.message.contains("character device"), "{}", finding.message);
+/// ```
+pub fn read_bounded(path: &Path, max_size: u64) -> std::io::Result<Result<Vec<u8>, Finding>> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        let what = file_type_name(&meta.file_type());
+        return Ok(Err(Finding::new(
+            &UNREADABLE,
+            Span::new(0, 0),
+            "",
+            format!("not a regular file: this path is {what}; not read"),
+        )
+        .with_help(
+            "name the manifest file itself: toolsmith reads only regular files, since a FIFO or a \
+             device can block forever or never end",
+        )));
+    }
+    if meta.len() > max_size {
+        return Ok(Err(too_large(meta.len(), max_size)));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(max_size.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max_size {
+        return Ok(Err(Finding::new(
+            &TOO_LARGE,
+            Span::new(0, 0),
+            "",
+            format!("file grew past the limit of {max_size} bytes while it was read; not parsed"),
+        )));
+    }
+    Ok(Ok(bytes))
+}
+
+/// What a file that is not a regular one is, for a message.
+fn file_type_name(kind: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if kind.is_char_device() {
+            return "a character device";
+        }
+        if kind.is_block_device() {
+            return "a block device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// The finding for a file of `len` bytes over `max_size`.
+fn too_large(len: u64, max_size: u64) -> Finding {
+    Finding::new(
+        &TOO_LARGE,
+        Span::new(0, 0),
+        "",
+        format!("file is {len} bytes, over the limit of {max_size} bytes; not parsed"),
+    )
+    .with_help("raise the limit with `--max-size BYTES` if this file is really a manifest")
+}
+
 /// Decodes a file's bytes into text, or returns the finding that refuses it.
 ///
 /// A leading BOM is not an error here: it stays in the text so that positions
@@ -62,16 +161,7 @@ pub static RULES: &[&Rule] = &[
 /// ```
 pub fn decode(bytes: &[u8], max_size: u64) -> Result<&str, Finding> {
     if bytes.len() as u64 > max_size {
-        return Err(Finding::new(
-            &TOO_LARGE,
-            Span::new(0, 0),
-            "",
-            format!(
-                "file is {} bytes, over the limit of {max_size} bytes; not parsed",
-                bytes.len()
-            ),
-        )
-        .with_help("raise the limit with `--max-size BYTES` if this file is really a manifest"));
+        return Err(too_large(bytes.len() as u64, max_size));
     }
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(Finding::new(

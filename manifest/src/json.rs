@@ -1,9 +1,12 @@
 //! The JSON front end: strict JSON text to a positioned [`Node`] tree.
 //!
-//! Built on `jsonc-parser` with every leniency switched off. Syntax errors
-//! point at the offending character; duplicate keys (which serde_json would
-//! silently resolve to the last one) and nesting deeper than
-//! [`MAX_DEPTH`](crate::input::MAX_DEPTH) are findings.
+//! A hand-written parser for JSON exactly as RFC 8259 defines it (no
+//! comments, trailing commas, single quotes, unescaped control characters in
+//! strings, leading zeros, `NaN`, …) that builds the positioned tree in one
+//! pass. Syntax errors point at the offending character; duplicate keys
+//! (which serde_json would silently resolve to the last one), lone surrogate
+//! escapes and nesting deeper than [`MAX_DEPTH`](crate::input::MAX_DEPTH) are
+//! findings too. The JSONTestSuite cases in `tests/jsontestsuite.rs` check it.
 
 use crate::cap::Limiter;
 use crate::diagnostic::Finding;
@@ -11,8 +14,6 @@ use crate::input::{MAX_DEPTH, TOO_DEEP};
 use crate::rules::Rule;
 use crate::source::Span;
 use crate::tree::{Kind, Member, Node, child_pointer, index_pointer};
-use jsonc_parser::ast;
-use jsonc_parser::errors::ParseErrorKind;
 use std::collections::HashSet;
 
 /// Objects with more members than this check duplicate keys with a hash set.
@@ -52,18 +53,6 @@ pub struct Parsed {
 pub fn parse(text: &str) -> Parsed {
     let offset = if text.starts_with('\u{feff}') { 3 } else { 0 };
     let body = &text[offset..];
-    let options = jsonc_parser::ParseOptions {
-        allow_comments: false,
-        allow_loose_object_property_names: false,
-        allow_trailing_commas: false,
-        allow_missing_commas: false,
-        allow_single_quoted_strings: false,
-        allow_hexadecimal_numbers: false,
-        allow_unary_plus_numbers: false,
-        allow_bare_decimal_point_numbers: false,
-        allow_non_finite_numbers: false,
-        allow_extended_string_escapes: false,
-    };
     let mut parsed = Parsed::default();
     if let Some(at) = first_too_deep(body) {
         parsed.findings.push(Finding::new(
@@ -74,26 +63,45 @@ pub fn parse(text: &str) -> Parsed {
         ));
         return parsed;
     }
-    match jsonc_parser::parse_to_ast(body, &Default::default(), &options) {
-        Ok(result) => match result.value {
-            Some(value) => {
-                let mut conv = Converter {
-                    offset,
-                    findings: &mut parsed.findings,
-                    limiter: Limiter::default(),
-                };
-                parsed.root = Some(conv.node(&value, String::new()));
-                let summaries = conv.limiter.summaries();
-                parsed.findings.extend(summaries);
-            }
-            None => parsed.findings.push(Finding::new(
-                &SYNTAX,
-                Span::new(text.len(), text.len()),
-                "",
-                "expected a JSON value, found only whitespace",
-            )),
-        },
-        Err(e) => parsed.findings.push(syntax_finding(body, offset, &e)),
+    let mut parser = Parser {
+        text: body.as_bytes(),
+        body,
+        at: 0,
+        offset,
+        findings: Vec::new(),
+        limiter: Limiter::default(),
+        open: Vec::new(),
+    };
+    parser.skip_ws();
+    if parser.at == body.len() {
+        parsed.findings.push(Finding::new(
+            &SYNTAX,
+            Span::new(text.len(), text.len()),
+            "",
+            "expected a JSON value, found only whitespace",
+        ));
+        return parsed;
+    }
+    let root = parser.value(String::new()).and_then(|root| {
+        parser.skip_ws();
+        if parser.at < body.len() {
+            let found = parser.found();
+            return Err(parser.comment_or(format!(
+                "unexpected {found} after the end of the JSON value"
+            )));
+        }
+        Ok(root)
+    });
+    let summaries = parser.limiter.summaries();
+    parsed.findings = parser.findings;
+    match root {
+        Ok(root) => {
+            parsed.root = Some(root);
+            parsed.findings.extend(summaries);
+        }
+        // After a syntax error only that error is reported: findings before
+        // it (duplicate keys) describe a document that does not exist.
+        Err(e) => parsed.findings = vec![*e],
     }
     parsed
 }
@@ -134,192 +142,612 @@ fn first_too_deep(body: &str) -> Option<usize> {
     None
 }
 
-fn syntax_finding(body: &str, offset: usize, e: &jsonc_parser::errors::ParseError) -> Finding {
-    let range = e.range();
-    let mut start = range.start.min(body.len());
-    if matches!(e.kind(), ParseErrorKind::ExpectedComma) {
-        // The parser reports the gap after the value; point at what follows it.
-        let rest = &body[start..];
-        start += rest.len() - rest.trim_start().len();
+/// A syntax error: one finding, and parsing stops.
+type Failed = Box<Finding>;
+
+/// A recursive-descent parser for RFC 8259 JSON that builds the positioned
+/// tree directly (no intermediate syntax tree), so a file costs its tree and
+/// nothing more. Recursion is bounded: [`first_too_deep`] refuses deeper
+/// nesting before parsing starts.
+struct Parser<'t> {
+    text: &'t [u8],
+    body: &'t str,
+    /// The next byte to read.
+    at: usize,
+    /// Bytes skipped before `body` (a BOM), added to every span.
+    offset: usize,
+    findings: Vec<Finding>,
+    /// Keeps a million duplicate keys from becoming a million findings in memory.
+    limiter: Limiter,
+    /// Where the arrays and objects being read start (`true` for an object).
+    open: Vec<(usize, bool)>,
+}
+
+impl Parser<'_> {
+    fn span(&self, start: usize, end: usize) -> Span {
+        Span::new(start + self.offset, end + self.offset)
     }
-    let end = range.end.clamp(start, body.len());
-    let found = body[start..]
-        .chars()
-        .next()
+
+    fn peek(&self) -> Option<u8> {
+        self.text.get(self.at).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.at += 1;
+        }
+    }
+
+    /// The character at the cursor, quoted for a message, or `end of file`.
+    fn found(&self) -> String {
+        found_at(self.body, self.at)
+    }
+
+    /// A syntax error on the character at `at` (empty at the end of the file).
+    fn error_at(&self, at: usize, message: impl Into<String>) -> Failed {
+        let one = self.body[at..].chars().next().map_or(0, char::len_utf8);
+        self.error_over(at, at + one, message)
+    }
+
+    /// A syntax error over the bytes `start..end`.
+    fn error_over(&self, start: usize, end: usize, message: impl Into<String>) -> Failed {
+        Box::new(Finding::new(&SYNTAX, self.span(start, end), "", message))
+    }
+
+    /// The error for what stands at the cursor: a comment, or `message`.
+    fn comment_or(&self, message: String) -> Failed {
+        let rest = &self.text[self.at.min(self.text.len())..];
+        let comment = if rest.starts_with(b"//") {
+            rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len())
+        } else if rest.starts_with(b"/*") {
+            rest.windows(2)
+                .skip(2)
+                .position(|w| w == b"*/")
+                .map_or(rest.len(), |p| p + 4)
+        } else {
+            return self.error_at(self.at, message);
+        };
+        let f = self.error_over(self.at, self.at + comment, "comment in JSON");
+        Box::new(f.with_help("JSON has no comments; put notes in a `description`"))
+    }
+
+    /// The error where `,` or the closing bracket was expected: end of file
+    /// inside the innermost array or object, a comment, or what stands there.
+    fn expected_comma(&self) -> Failed {
+        if self.at >= self.text.len() {
+            return self.unterminated();
+        }
+        self.comment_or(format!("expected `,`, found {}", self.found()))
+    }
+
+    /// End of file inside the innermost open array or object.
+    fn unterminated(&self) -> Failed {
+        match self.open.last() {
+            Some(&(at, true)) => self.error_at(at, "unterminated object: `}` missing"),
+            Some(&(at, false)) => self.error_at(at, "unterminated array: `]` missing"),
+            None => self.error_at(self.at, format!("unexpected {}", self.found())),
+        }
+    }
+
+    fn trailing_comma(&self, comma: usize) -> Failed {
+        Box::new(
+            self.error_at(comma, "trailing comma")
+                .with_help("remove the comma: JSON does not allow trailing commas"),
+        )
+    }
+
+    /// One value at the cursor (whitespace before it already skipped).
+    fn value(&mut self, pointer: String) -> Result<Node, Failed> {
+        let start = self.at;
+        let kind = match self.peek() {
+            None => return Err(self.unterminated()),
+            Some(b'{') => self.object(&pointer)?,
+            Some(b'[') => self.array(&pointer)?,
+            Some(b'"') => Kind::String(self.string()?),
+            Some(b'-' | b'0'..=b'9') => self.number(&pointer)?,
+            Some(b'a'..=b'z' | b'A'..=b'Z' | b'_' | b'$') => self.word()?,
+            Some(b'\'') => {
+                let f = self.error_at(start, "single-quoted string");
+                return Err(Box::new(f.with_help("use double quotes")));
+            }
+            Some(b'+') => {
+                let f = self.error_at(start, "a number cannot start with `+`");
+                return Err(Box::new(f.with_help("remove the `+`")));
+            }
+            Some(b'.') => {
+                let f = self.error_at(start, "a number cannot start with `.`");
+                return Err(Box::new(
+                    f.with_help("write a digit before the decimal point: `0.5`"),
+                ));
+            }
+            Some(b) => {
+                let what = match b {
+                    b']' => "unexpected close bracket",
+                    b'}' => "unexpected close brace",
+                    b',' => "unexpected comma",
+                    b':' => "unexpected colon",
+                    _ => "unexpected token",
+                };
+                return Err(self.comment_or(format!("{what}, found {}", self.found())));
+            }
+        };
+        Ok(Node {
+            kind,
+            span: self.span(start, self.at),
+            pointer,
+        })
+    }
+
+    /// `true`, `false`, `null`; any other word is an error.
+    fn word(&mut self) -> Result<Kind, Failed> {
+        let start = self.at;
+        let len = self.text[start..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$'))
+            .count();
+        let kind = match &self.text[start..start + len] {
+            b"true" => Kind::Bool(true),
+            b"false" => Kind::Bool(false),
+            b"null" => Kind::Null,
+            word => {
+                let word = String::from_utf8_lossy(word);
+                let f = self.error_over(start, start + len, format!("unexpected word `{word}`"));
+                return Err(Box::new(f.with_help(word_help(&word))));
+            }
+        };
+        self.at += len;
+        Ok(kind)
+    }
+
+    /// A number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    fn number(&mut self, pointer: &str) -> Result<Kind, Failed> {
+        let start = self.at;
+        let digits = |p: &mut Self, after: &str, help: &str| -> Result<(), Failed> {
+            let n = p.text[p.at..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
+            if n == 0 {
+                let found = p.found();
+                let f = p.error_at(p.at, format!("expected a digit {after}, found {found}"));
+                return Err(Box::new(f.with_help(help)));
+            }
+            p.at += n;
+            Ok(())
+        };
+        if self.peek() == Some(b'-') {
+            self.at += 1;
+            if self.peek().is_some_and(|b| b.is_ascii_alphabetic()) {
+                let end = self.at
+                    + self.text[self.at..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_alphanumeric())
+                        .count();
+                let literal = &self.body[start..end];
+                let f = self.error_over(start, end, format!("invalid number `{literal}`"));
+                return Err(Box::new(f.with_help(word_help(&literal[1..]))));
+            }
+            let help = match self.peek() {
+                Some(b'.') => "write a digit before the decimal point: `-0.5`",
+                _ => "write the number right after the `-`",
+            };
+            if !self.peek().is_some_and(|b| b.is_ascii_digit()) {
+                digits(self, "after `-`", help)?;
+            }
+        }
+        if self.peek() == Some(b'0') {
+            self.at += 1;
+            match self.peek() {
+                Some(b'0'..=b'9') => {
+                    let f =
+                        self.error_over(start, self.at + 1, "a number cannot have a leading zero");
+                    return Err(Box::new(f.with_help(
+                        "remove the leading zero (or quote the value if it is an identifier)",
+                    )));
+                }
+                Some(b'x' | b'X') => {
+                    let f = self.error_over(
+                        start,
+                        self.at + 1,
+                        "hexadecimal numbers are not allowed in JSON",
+                    );
+                    return Err(Box::new(f.with_help("write the number in decimal")));
+                }
+                _ => {}
+            }
+        } else {
+            digits(self, "", "")?;
+        }
+        if self.peek() == Some(b'.') {
+            self.at += 1;
+            digits(
+                self,
+                "after the decimal point",
+                "JSON numbers need digits after the decimal point: write `2.0` or `2`",
+            )?;
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.at += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.at += 1;
+            }
+            digits(
+                self,
+                "in the exponent",
+                "write the exponent's digits: `1e5`, `1e-5`",
+            )?;
+        }
+        if let Some(b) = self.peek()
+            && (b.is_ascii_alphanumeric() || b == b'.')
+        {
+            let end = self.at
+                + self.text[self.at..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'+' | b'-'))
+                    .count();
+            let literal = &self.body[start..end];
+            return Err(self.error_over(
+                self.at,
+                end,
+                format!("invalid number `{literal}`: unexpected {}", self.found()),
+            ));
+        }
+        let literal = &self.body[start..self.at];
+        Ok(match literal.parse::<serde_json::Number>() {
+            Ok(n) => Kind::Number(n),
+            Err(_) => {
+                let f = Finding::new(
+                    &SYNTAX,
+                    self.span(start, self.at),
+                    pointer,
+                    format!("number `{literal}` is out of range"),
+                );
+                self.limiter.push(&mut self.findings, f);
+                Kind::Null
+            }
+        })
+    }
+
+    /// A string at the cursor (on its opening quote), decoded.
+    fn string(&mut self) -> Result<String, Failed> {
+        let open = self.at;
+        self.at += 1;
+        let mut out: Option<String> = None;
+        let mut run = self.at;
+        loop {
+            // The common case: a run of plain characters.
+            let plain = self.text[self.at..]
+                .iter()
+                .take_while(|&&b| b != b'"' && b != b'\\' && b >= 0x20)
+                .count();
+            self.at += plain;
+            match self.peek() {
+                None => {
+                    return Err(self.error_at(
+                        open,
+                        format!(
+                            "unterminated string literal, found {}",
+                            found_at(self.body, open)
+                        ),
+                    ));
+                }
+                Some(b'"') => {
+                    let tail = &self.body[run..self.at];
+                    self.at += 1;
+                    return Ok(match out {
+                        Some(mut s) => {
+                            s.push_str(tail);
+                            s
+                        }
+                        None => tail.to_string(),
+                    });
+                }
+                Some(b'\\') => {
+                    let s = out.get_or_insert_with(String::new);
+                    s.push_str(&self.body[run..self.at]);
+                    let escape = self.at;
+                    let c = match self.text.get(escape + 1) {
+                        Some(b'"') => '"',
+                        Some(b'\\') => '\\',
+                        Some(b'/') => '/',
+                        Some(b'b') => '\u{8}',
+                        Some(b'f') => '\u{c}',
+                        Some(b'n') => '\n',
+                        Some(b'r') => '\r',
+                        Some(b't') => '\t',
+                        Some(b'u') => {
+                            let c = self.unicode_escape(escape)?;
+                            s.push(c);
+                            run = self.at;
+                            continue;
+                        }
+                        None => {
+                            return Err(self.error_at(
+                                open,
+                                format!(
+                                    "unterminated string literal, found {}",
+                                    found_at(self.body, open)
+                                ),
+                            ));
+                        }
+                        Some(_) => {
+                            let end = escape + 1 + found_len(self.body, escape + 1);
+                            let f = self.error_over(
+                                escape,
+                                end,
+                                format!("invalid escape `{}`", &self.body[escape..end]),
+                            );
+                            return Err(Box::new(f.with_help(
+                                "the escapes are \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t and \\uXXXX",
+                            )));
+                        }
+                    };
+                    s.push(c);
+                    self.at = escape + 2;
+                    run = self.at;
+                }
+                Some(b) => {
+                    let name = match b {
+                        b'\t' => "a tab",
+                        b'\n' => "a line feed",
+                        b'\r' => "a carriage return",
+                        _ => "a control character",
+                    };
+                    let escaped = match b {
+                        b'\t' => "\\t".to_string(),
+                        b'\n' => "\\n".to_string(),
+                        b'\r' => "\\r".to_string(),
+                        _ => format!("\\u{b:04X}"),
+                    };
+                    let f = self.error_at(
+                        self.at,
+                        format!("unescaped control character U+{b:04X} ({name}) in a string"),
+                    );
+                    return Err(Box::new(f.with_help(format!(
+                        "JSON strings cannot hold control characters: write it as `{escaped}`"
+                    ))));
+                }
+            }
+        }
+    }
+
+    /// `\uXXXX` at `escape` (and its low surrogate when it is a high one).
+    fn unicode_escape(&mut self, escape: usize) -> Result<char, Failed> {
+        let hex = |p: &Self, at: usize| -> Result<u32, Failed> {
+            let digits = p
+                .body
+                .get(at + 2..at + 6)
+                .filter(|d| d.bytes().all(|b| b.is_ascii_hexdigit()));
+            match digits.and_then(|d| u32::from_str_radix(d, 16).ok()) {
+                Some(v) => Ok(v),
+                None => {
+                    let hex = p.text[at + 2..]
+                        .iter()
+                        .take(4)
+                        .take_while(|b| b.is_ascii_hexdigit())
+                        .count();
+                    let end = at + 2 + hex;
+                    let found = found_at(p.body, end);
+                    let f = p.error_over(
+                        at,
+                        end,
+                        format!(
+                            "invalid unicode escape `{}`: expected four hex digits, found {found}",
+                            &p.body[at..end]
+                        ),
+                    );
+                    Err(Box::new(f.with_help(
+                        "write a unicode escape as `\\u` and four hex digits, such as `\\u00e9`",
+                    )))
+                }
+            }
+        };
+        let first = hex(self, escape)?;
+        self.at = escape + 6;
+        let lone = |p: &Self| {
+            let f = p.error_over(
+                escape,
+                escape + 6,
+                format!(
+                    "invalid unicode escape sequence: `\\u{}` is a lone surrogate",
+                    &p.body[escape + 2..escape + 6]
+                ),
+            );
+            Box::new(f.with_help("a surrogate escape must be a high one (D800–DBFF) followed by a low one (DC00–DFFF)"))
+        };
+        match first {
+            0xD800..=0xDBFF => {
+                if !self.text[self.at..].starts_with(b"\\u") {
+                    return Err(lone(self));
+                }
+                let second = hex(self, self.at)?;
+                if !(0xDC00..=0xDFFF).contains(&second) {
+                    return Err(lone(self));
+                }
+                self.at += 6;
+                let c = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
+                char::from_u32(c).ok_or_else(|| lone(self))
+            }
+            0xDC00..=0xDFFF => Err(lone(self)),
+            _ => char::from_u32(first).ok_or_else(|| lone(self)),
+        }
+    }
+
+    fn array(&mut self, pointer: &str) -> Result<Kind, Failed> {
+        self.open.push((self.at, false));
+        self.at += 1;
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.at += 1;
+            self.open.pop();
+            return Ok(Kind::Array(items));
+        }
+        loop {
+            self.skip_ws();
+            items.push(self.value(index_pointer(pointer, items.len()))?);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => {
+                    let comma = self.at;
+                    self.at += 1;
+                    self.skip_ws();
+                    if self.peek() == Some(b']') {
+                        return Err(self.trailing_comma(comma));
+                    }
+                }
+                Some(b']') => {
+                    self.at += 1;
+                    self.open.pop();
+                    return Ok(Kind::Array(items));
+                }
+                _ => return Err(self.expected_comma()),
+            }
+        }
+    }
+
+    fn object(&mut self, pointer: &str) -> Result<Kind, Failed> {
+        self.open.push((self.at, true));
+        self.at += 1;
+        let mut members: Vec<Member> = Vec::new();
+        // Small objects are scanned for duplicate keys; larger ones keep a
+        // set of their keys, so that the check stays linear.
+        let mut keys: Option<HashSet<String>> = None;
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.at += 1;
+            self.open.pop();
+            return Ok(Kind::Object(members));
+        }
+        loop {
+            self.skip_ws();
+            let key_start = self.at;
+            let key = match self.peek() {
+                Some(b'"') => self.string()?,
+                Some(b'\'') => {
+                    let f = self.error_at(key_start, "single-quoted string");
+                    return Err(Box::new(f.with_help("use double quotes")));
+                }
+                None => return Err(self.unterminated()),
+                Some(b) => {
+                    let found = self.found();
+                    let word = self.text[key_start..]
+                        .iter()
+                        .take_while(|b| {
+                            b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-')
+                        })
+                        .count();
+                    if b.is_ascii_alphabetic() || b == b'_' || b == b'$' {
+                        let key = &self.body[key_start..key_start + word];
+                        let f = self.error_over(
+                            key_start,
+                            key_start + word,
+                            format!("expected a double-quoted key, found `{key}`"),
+                        );
+                        return Err(Box::new(
+                            f.with_help(format!("put the key in double quotes: `\"{key}\"`")),
+                        ));
+                    }
+                    return Err(
+                        self.comment_or(format!("expected a double-quoted key, found {found}"))
+                    );
+                }
+            };
+            let key_span = self.span(key_start, self.at);
+            self.skip_ws();
+            if self.peek() != Some(b':') {
+                let found = self.found();
+                return Err(self.comment_or(format!("expected `:` after the key, found {found}")));
+            }
+            self.at += 1;
+            self.skip_ws();
+            if self.at == self.text.len() {
+                return Err(self.error_at(self.at, "expected a value after `:`, found end of file"));
+            }
+            let child = child_pointer(pointer, &key);
+            if members.len() == SMALL_OBJECT && keys.is_none() {
+                keys = Some(members.iter().map(|m| m.key.clone()).collect());
+            }
+            let duplicate = match keys.as_mut() {
+                Some(keys) => !keys.insert(key.clone()),
+                None => members.iter().any(|m| m.key == key),
+            };
+            if duplicate {
+                let f = Finding::new(
+                    &DUPLICATE_KEY,
+                    key_span,
+                    child.clone(),
+                    format!("duplicate key `{key}`"),
+                )
+                .with_help(
+                    "remove one of them: serde_json silently keeps the last value and drops the earlier one",
+                );
+                self.limiter.push(&mut self.findings, f);
+            }
+            let value = self.value(child)?;
+            members.push(Member {
+                key,
+                key_span,
+                value,
+            });
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => {
+                    let comma = self.at;
+                    self.at += 1;
+                    self.skip_ws();
+                    if self.peek() == Some(b'}') {
+                        return Err(self.trailing_comma(comma));
+                    }
+                }
+                Some(b'}') => {
+                    self.at += 1;
+                    self.open.pop();
+                    return Ok(Kind::Object(members));
+                }
+                _ => return Err(self.expected_comma()),
+            }
+        }
+    }
+}
+
+/// The help for a word that is not `true`, `false` or `null`.
+fn word_help(word: &str) -> String {
+    let lower = word.to_ascii_lowercase();
+    match lower.as_str() {
+        "true" | "false" | "null" => format!("JSON's literals are lowercase: write `{lower}`"),
+        "nan" | "infinity" | "inf" => {
+            "JSON has no NaN or Infinity: use `null` or a string".to_string()
+        }
+        "none" | "nil" | "undefined" => "JSON's empty value is `null`".to_string(),
+        _ if "true".starts_with(&lower)
+            || "false".starts_with(&lower)
+            || "null".starts_with(&lower) =>
+        {
+            "the word is cut short: JSON's literals are `true`, `false` and `null`".to_string()
+        }
+        _ => format!(
+            "JSON's words are `true`, `false` and `null`; put text in double quotes: `\"{word}\"`"
+        ),
+    }
+}
+
+/// Length in bytes of the character at `at` (0 at the end).
+fn found_len(body: &str, at: usize) -> usize {
+    body.get(at..)
+        .and_then(|rest| rest.chars().next())
+        .map_or(0, char::len_utf8)
+}
+
+/// The character at byte `at` of `body`, quoted for a message, or `end of file`.
+fn found_at(body: &str, at: usize) -> String {
+    body.get(at..)
+        .and_then(|rest| rest.chars().next())
         .map(|c| match c {
             '"' | '\'' => format!("`{c}`"),
             _ => format!("`{}`", c.escape_debug()),
         })
-        .unwrap_or_else(|| "end of file".to_string());
-    let (message, help) = match e.kind() {
-        ParseErrorKind::NestingDepthExceeded => {
-            return Finding::new(
-                &TOO_DEEP,
-                Span::new(start + offset, end + offset),
-                "",
-                format!("nesting deeper than {MAX_DEPTH} levels"),
-            );
-        }
-        ParseErrorKind::TrailingCommasNotAllowed => (
-            "trailing comma".to_string(),
-            Some("remove the comma: JSON does not allow trailing commas"),
-        ),
-        ParseErrorKind::CommentsNotAllowed => (
-            "comment in JSON".to_string(),
-            Some("JSON has no comments; put notes in a `description`"),
-        ),
-        ParseErrorKind::SingleQuotedStringsNotAllowed => (
-            "single-quoted string".to_string(),
-            Some("use double quotes"),
-        ),
-        ParseErrorKind::ExpectedStringObjectProperty => {
-            (format!("expected a double-quoted key, found {found}"), None)
-        }
-        ParseErrorKind::ExpectedComma => (format!("expected `,`, found {found}"), None),
-        ParseErrorKind::ExpectedColonAfterObjectKey => {
-            (format!("expected `:` after the key, found {found}"), None)
-        }
-        ParseErrorKind::UnterminatedObject => {
-            ("unterminated object: `}` missing".to_string(), None)
-        }
-        ParseErrorKind::UnterminatedArray => ("unterminated array: `]` missing".to_string(), None),
-        ParseErrorKind::MultipleRootJsonValues => (
-            format!("unexpected {found} after the end of the JSON value"),
-            None,
-        ),
-        other => (
-            format!("{}, found {found}", lowercase_first(&other.to_string())),
-            None,
-        ),
-    };
-    // Point at one character, not at the whole unterminated construct.
-    let one = body[start..].chars().next().map_or(0, char::len_utf8);
-    let end = if matches!(
-        e.kind(),
-        ParseErrorKind::UnterminatedObject | ParseErrorKind::UnterminatedArray
-    ) {
-        start + one
-    } else {
-        end.max(start + one).min(body.len())
-    };
-    let f = Finding::new(
-        &SYNTAX,
-        Span::new(start + offset, end + offset),
-        "",
-        message,
-    );
-    match help {
-        Some(h) => f.with_help(h),
-        None => f,
-    }
-}
-
-fn lowercase_first(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(first) => first.to_lowercase().chain(c).collect(),
-        None => String::new(),
-    }
-}
-
-struct Converter<'f> {
-    offset: usize,
-    findings: &'f mut Vec<Finding>,
-    /// Keeps a million duplicate keys from becoming a million findings in memory.
-    limiter: Limiter,
-}
-
-impl Converter<'_> {
-    fn span(&self, r: jsonc_parser::common::Range) -> Span {
-        Span::new(r.start + self.offset, r.end + self.offset)
-    }
-
-    fn node(&mut self, value: &ast::Value<'_>, pointer: String) -> Node {
-        let span = self.span(value_range(value));
-        let kind = match value {
-            ast::Value::NullKeyword(_) => Kind::Null,
-            ast::Value::BooleanLit(b) => Kind::Bool(b.value),
-            ast::Value::StringLit(s) => Kind::String(s.value.to_string()),
-            ast::Value::NumberLit(n) => match n.value.parse::<serde_json::Number>() {
-                Ok(num) => Kind::Number(num),
-                Err(_) => {
-                    self.limiter.push(
-                        self.findings,
-                        Finding::new(
-                            &SYNTAX,
-                            span,
-                            pointer.clone(),
-                            format!("number `{}` is out of range", n.value),
-                        ),
-                    );
-                    Kind::Null
-                }
-            },
-            ast::Value::Array(a) => {
-                let mut items = Vec::with_capacity(a.elements.len());
-                for (i, el) in a.elements.iter().enumerate() {
-                    items.push(self.node(el, index_pointer(&pointer, i)));
-                }
-                Kind::Array(items)
-            }
-            ast::Value::Object(o) => {
-                let mut members: Vec<Member> = Vec::with_capacity(o.properties.len());
-                // Small objects are scanned; larger ones keep a set of their keys,
-                // so that checking for duplicates stays linear.
-                let mut keys = (o.properties.len() > SMALL_OBJECT)
-                    .then(|| HashSet::with_capacity(o.properties.len()));
-                for prop in &o.properties {
-                    let (key, key_range) = match &prop.name {
-                        ast::ObjectPropName::String(s) => (s.value.to_string(), s.range),
-                        ast::ObjectPropName::Word(w) => (w.value.to_string(), w.range),
-                    };
-                    let key_span = self.span(key_range);
-                    let child = child_pointer(&pointer, &key);
-                    let duplicate = match keys.as_mut() {
-                        Some(keys) => !keys.insert(key.clone()),
-                        None => members.iter().any(|m| m.key == key),
-                    };
-                    if duplicate {
-                        self.limiter.push(
-                            self.findings,
-                            Finding::new(
-                                &DUPLICATE_KEY,
-                                key_span,
-                                child.clone(),
-                                format!("duplicate key `{key}`"),
-                            )
-                            .with_help(
-                                "remove one of them: serde_json silently keeps the last value and drops the earlier one",
-                            ),
-                        );
-                    }
-                    let value = self.node(&prop.value, child);
-                    members.push(Member {
-                        key,
-                        key_span,
-                        value,
-                    });
-                }
-                Kind::Object(members)
-            }
-        };
-        Node {
-            kind,
-            span,
-            pointer,
-        }
-    }
-}
-
-fn value_range(value: &ast::Value<'_>) -> jsonc_parser::common::Range {
-    match value {
-        ast::Value::StringLit(v) => v.range,
-        ast::Value::NumberLit(v) => v.range,
-        ast::Value::BooleanLit(v) => v.range,
-        ast::Value::Object(v) => v.range,
-        ast::Value::Array(v) => v.range,
-        ast::Value::NullKeyword(v) => v.range,
-    }
+        .unwrap_or_else(|| "end of file".to_string())
 }
 
 #[cfg(test)]

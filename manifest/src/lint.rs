@@ -189,6 +189,11 @@ fn lint_dir(_dir: &Path, files: &[Input], options: &Options) -> Result<Group, st
     for input in &tools_files {
         let mut doc = Document::read_json(&input.display, &input.path, options.max_size)?;
         let Some(root) = &doc.root else {
+            if options.dialect == Some(DialectChoice::Agentcli)
+                || (options.dialect.is_none() && agentcli::looks_like_agentcli(doc.source.text()))
+            {
+                agentcli::annotate_syntax_error(&mut doc);
+            }
             group.docs.push(doc);
             continue;
         };
@@ -212,7 +217,10 @@ fn lint_dir(_dir: &Path, files: &[Input], options: &Options) -> Result<Group, st
             Some(Dialect::ChaiLegacy) => {
                 chai::check_legacy_in_skill(&mut doc, options, skill.as_ref())
             }
-            Some(Dialect::Agentcli) => agentcli::check(&mut doc, options),
+            Some(Dialect::Agentcli) => {
+                agentcli::annotate_syntax_error(&mut doc);
+                agentcli::check(&mut doc, options)
+            }
             Some(Dialect::ChaiSplit) => {
                 let mut allow = read_optional(&allowlist, options)?;
                 let mut exec = read_optional(&execution, options)?;
@@ -290,12 +298,11 @@ fn chai_manifest_beside(skill_md: &Path, max_size: u64) -> bool {
         return true;
     }
     let tools = skill_md.with_file_name("tools.json");
-    let small = std::fs::metadata(&tools).is_ok_and(|m| m.is_file() && m.len() <= max_size);
-    small
-        && std::fs::read(&tools)
-            .ok()
-            .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
-            .is_some_and(|v| v.get("execution").is_some() || v.get("allowlist").is_some())
+    crate::input::read_bounded(&tools, max_size)
+        .ok()
+        .and_then(Result::ok)
+        .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+        .is_some_and(|v| v.get("execution").is_some() || v.get("allowlist").is_some())
 }
 
 /// Reads a sibling file that may be absent.

@@ -26,6 +26,7 @@ pub mod fields;
 pub mod go;
 pub mod name;
 pub mod program;
+pub mod scanner;
 
 use crate::diagnostic::{Diagnostic, Finding};
 use crate::document::Document;
@@ -128,6 +129,92 @@ pub fn check(doc: &mut Document, options: &Options) -> Option<Manifest> {
         allowlist: BTreeMap::new(),
         unusable,
     })
+}
+
+/// Adds goagent's own text to the finding that refuses a file as JSON, for an
+/// agentcli manifest: goagent decodes with Go's `encoding/json`, whose
+/// scanner words its errors differently (`parse manifest: invalid character
+/// '"' after object key:value pair`, `parse manifest: unexpected end of JSON
+/// input`). The first error of `json/syntax`, `input/bom`, `input/binary`
+/// or `input/empty` gets ``(goagent: `parse manifest: …`)`` appended when Go's
+/// scanner refuses the text too. Nothing is added when Go accepts the text
+/// (toolsmith is stricter about lone surrogate escapes and control
+/// characters) or when the text is not the whole file (invalid UTF-8, over
+/// the size limit).
+///
+/// ```
+/// use toolsmith_manifest::dialect::agentcli::annotate_syntax_error;
+/// use toolsmith_manifest::document::Document;
+/// let mut doc = Document::from_bytes("tools.json", "tools.json".as_ref(), b"{\"tools\": [}", 1024);
+/// doc.parse_json();
+/// annotate_syntax_error(&mut doc);
+/// assert!(doc.findings[0].message.ends_with(
+///     "(goagent: `parse manifest: invalid character '}' looking for beginning of value`)"
+/// ));
+/// ```
+pub fn annotate_syntax_error(doc: &mut Document) {
+    const PARTIAL: &[&str] = &["input/invalid-utf8", "input/too-large", "input/unreadable"];
+    const REFUSALS: &[&str] = &["json/syntax", "input/bom", "input/binary", "input/empty"];
+    if doc.findings.iter().any(|f| PARTIAL.contains(&f.rule.id)) {
+        return;
+    }
+    let Some((_, message)) = scanner::syntax_error(doc.source.text().as_bytes()) else {
+        return;
+    };
+    let refusal = doc
+        .findings
+        .iter_mut()
+        .filter(|f| REFUSALS.contains(&f.rule.id) && f.severity == Severity::Error)
+        .min_by_key(|f| f.span.start);
+    if let Some(f) = refusal {
+        f.message = format!("{} (goagent: `parse manifest: {message}`)", f.message);
+    }
+}
+
+/// True when text that did not parse still looks like an agentcli manifest:
+/// it starts with `{` and has a `tools` key and a `command` or `schema` key
+/// (ASCII case ignored, as Go matches keys), but no `execution`,
+/// `allowlist` or `parameters` key (chai and describe files). Keys are found
+/// by a tolerant scan: a string followed by `:`.
+///
+/// ```
+/// use toolsmith_manifest::dialect::agentcli::looks_like_agentcli;
+/// assert!(looks_like_agentcli(r#"{"tools": [{"name": "a", "command": ["x"] "schema": {}}]}"#));
+/// assert!(!looks_like_agentcli(r#"{"tools": [{"name": "a", "parameters": {}],}"#));
+/// ```
+pub fn looks_like_agentcli(text: &str) -> bool {
+    let text = text.trim_start_matches('\u{feff}').trim_start();
+    if !text.starts_with('{') {
+        return false;
+    }
+    let bytes = text.as_bytes();
+    let (mut tools, mut agentcli, mut other) = (false, false, false);
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'"' {
+            i += 1;
+            continue;
+        }
+        let start = i + 1;
+        let mut j = start;
+        while j < bytes.len() && bytes[j] != b'"' {
+            j += if bytes[j] == b'\\' { 2 } else { 1 };
+        }
+        let key = &bytes[start..j.min(bytes.len())];
+        i = j + 1;
+        let is_key = bytes
+            .get(i..)
+            .and_then(|rest| rest.iter().find(|b| !b.is_ascii_whitespace()))
+            == Some(&b':');
+        if !is_key {
+            continue;
+        }
+        let is = |name: &str| key.eq_ignore_ascii_case(name.as_bytes());
+        tools |= is("tools");
+        agentcli |= is("command") || is("schema");
+        other |= is("execution") || is("allowlist") || is("parameters");
+    }
+    tools && agentcli && !other
 }
 
 /// The names of declared tools that are not in `tools` (keys matched as Go

@@ -56,11 +56,8 @@ impl ChaiSkill {
 /// cannot be read or parsed gives the default, as in chai).
 pub fn near(tools_json: &Path, max_size: u64) -> Option<ChaiSkill> {
     let path = tools_json.with_file_name("SKILL.md");
-    let meta = std::fs::metadata(&path).ok()?;
-    if !meta.is_file() || meta.len() > max_size {
-        return None;
-    }
-    let text = std::fs::read_to_string(&path).ok()?;
+    let bytes = crate::input::read_bounded(&path, max_size).ok()?.ok()?;
+    let text = String::from_utf8(bytes).ok()?;
     Some(read(&text))
 }
 
