@@ -226,7 +226,7 @@ pub fn item(item: &Item, items: &[Item], argv_values: bool) -> TokenStream {
             let json = json_object(&name_ident, fields, *deny_unknown);
             quote! {
                 #docs
-                #[allow(clippy::doc_markdown)]
+                #[allow(clippy::doc_markdown, dead_code)]
                 #[derive(Debug, Clone, PartialEq, #exact)]
                 pub struct #name_ident { #(#field_tokens),* }
                 #default_impl
@@ -254,7 +254,7 @@ pub fn item(item: &Item, items: &[Item], argv_values: bool) -> TokenStream {
             let variant_docs = wires.iter().map(|w| format!(" `{w}`"));
             quote! {
                 #docs
-                #[allow(clippy::doc_markdown)]
+                #[allow(clippy::doc_markdown, dead_code)]
                 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
                 pub enum #name_ident {
                     #(#[doc = #variant_docs] #idents),*
@@ -327,10 +327,10 @@ pub fn json_object(name: &proc_macro2::Ident, fields: &[Field], deny_unknown: bo
         let wires = fields.iter().map(|f| &f.wire);
         quote!(__ts::deny_unknown(&object, &[#(#wires),*])?;)
     });
-    let object = if fields.is_empty() {
-        quote!(object)
-    } else {
-        quote!(mut object)
+    let object = match (fields.is_empty(), deny_unknown) {
+        (false, _) => quote!(mut object),
+        (true, true) => quote!(object),
+        (true, false) => quote!(_),
     };
     let new_object = if fields.is_empty() {
         quote!(let object = __ts::Object::new();)

@@ -233,6 +233,7 @@ fn tool_impl(
                 __BINDINGS.invocation(#index, __ts::JsonObject::to_object(self))
             }
         }
+        #[allow(dead_code)]
         impl #args {
             #[doc = #argv_doc]
             ///

@@ -7,9 +7,10 @@
 //! The `gen` output sits in private modules (`mod x { include!(…) }`, how a
 //! `build.rs` user includes it: unused items must not warn), the `tools!`
 //! expansion in a public module under `#![deny(missing_docs)]`. The crate is
-//! built in `target/tmp/lint-generated` (kept between runs, files rewritten
-//! only when they change, so only the first run is cold), offline, from the
-//! workspace's `Cargo.lock`. Without `cargo clippy` the test prints a notice
+//! `target/tmp/lint-generated` (kept between runs, files rewritten only when
+//! they change, so only the first run is cold), built offline from the
+//! workspace's `Cargo.lock` into `target/tmp/user-crates-target`, which
+//! `runtime/tests/lean.rs` shares. Without `cargo clippy` the test prints a notice
 //! and passes.
 
 use std::path::{Path, PathBuf};
@@ -137,7 +138,8 @@ fn generated_code_passes_clippy_pedantic_under_deny_warnings() {
             "clippy::pedantic",
         ])
         .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", dir.join("target"))
+        // Shared with runtime/tests/lean.rs's scratch crate: one build of the common dependencies.
+        .env("CARGO_TARGET_DIR", dir.with_file_name("user-crates-target"))
         .output()
         .expect("cargo clippy runs");
     assert!(

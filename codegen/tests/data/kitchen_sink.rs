@@ -3,7 +3,7 @@
 use ::toolsmith::tool::__codegen as __ts;
 /// Search notes.
 /// Returns matching lines.
-#[allow(clippy::doc_markdown)]
+#[allow(clippy::doc_markdown, dead_code)]
 #[derive(Debug, Clone, PartialEq)]
 pub struct NotesmdCliSearchArgs {
     /// What to look for.
@@ -89,7 +89,7 @@ impl<'de> __ts::Deserialize<'de> for NotesmdCliSearchArgs {
     }
 }
 /// `NotesmdCliSearchArgsMode`: a string, one of `fast`, `deep-scan`, `2pass`.
-#[allow(clippy::doc_markdown)]
+#[allow(clippy::doc_markdown, dead_code)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum NotesmdCliSearchArgsMode {
     /// `fast`
@@ -153,6 +153,7 @@ impl __ts::Tool for NotesmdCliSearchArgs {
         __BINDINGS.invocation(0, __ts::JsonObject::to_object(self))
     }
 }
+#[allow(dead_code)]
 impl NotesmdCliSearchArgs {
     /// The command the call would run, without a policy: `binaryWrapper`, binary, subcommand tokens, then the mapped arguments (path values as given: the runtime resolves them in its sandbox; temp files as `$TEMPFILE{param}`; resolvers as `$(their argv)`).
     ///
@@ -164,7 +165,7 @@ impl NotesmdCliSearchArgs {
     }
 }
 /// Arguments of the `shapes-tool` tool.
-#[allow(clippy::doc_markdown)]
+#[allow(clippy::doc_markdown, dead_code)]
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShapesToolArgs {
     /// A keyword as a field.
@@ -268,7 +269,7 @@ impl<'de> __ts::Deserialize<'de> for ShapesToolArgs {
     }
 }
 /// A nested object.
-#[allow(clippy::doc_markdown)]
+#[allow(clippy::doc_markdown, dead_code)]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ShapesToolArgsFilter {
     /// `field`: string.
@@ -314,7 +315,7 @@ impl __ts::ArgValue for ShapesToolArgsFilter {
     }
 }
 /// `ShapesToolArgsFilterOp`: a string, one of `eq`, `ne`.
-#[allow(clippy::doc_markdown)]
+#[allow(clippy::doc_markdown, dead_code)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ShapesToolArgsFilterOp {
     /// `eq`
@@ -366,7 +367,7 @@ impl __ts::ArgValue for ShapesToolArgsFilterOp {
     }
 }
 /// `ShapesToolPoint`: a JSON object.
-#[allow(clippy::doc_markdown)]
+#[allow(clippy::doc_markdown, dead_code)]
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShapesToolPoint {
     /// `x`: number.
@@ -411,7 +412,7 @@ impl __ts::ArgValue for ShapesToolPoint {
     }
 }
 /// `ShapesToolArgsUnit`: a string, one of `cm`, `in`.
-#[allow(clippy::doc_markdown)]
+#[allow(clippy::doc_markdown, dead_code)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ShapesToolArgsUnit {
     /// `cm`
@@ -472,6 +473,7 @@ impl __ts::Tool for ShapesToolArgs {
         __BINDINGS.invocation(1, __ts::JsonObject::to_object(self))
     }
 }
+#[allow(dead_code)]
 impl ShapesToolArgs {
     /// The command the call would run, without a policy: `binaryWrapper`, binary, subcommand tokens, then the mapped arguments (path values as given: the runtime resolves them in its sandbox; temp files as `$TEMPFILE{param}`; resolvers as `$(their argv)`).
     ///
@@ -483,7 +485,7 @@ impl ShapesToolArgs {
     }
 }
 /// Weather.
-#[allow(clippy::doc_markdown)]
+#[allow(clippy::doc_markdown, dead_code)]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct GetWeatherArgs {
     /// `city`: string.
@@ -528,6 +530,7 @@ impl __ts::Tool for GetWeatherArgs {
         __BINDINGS.invocation(2, __ts::JsonObject::to_object(self))
     }
 }
+#[allow(dead_code)]
 impl GetWeatherArgs {
     /// The `command` array as declared (the arguments go to stdin).
     ///
@@ -539,7 +542,7 @@ impl GetWeatherArgs {
     }
 }
 /// Disk usage.
-#[allow(clippy::doc_markdown)]
+#[allow(clippy::doc_markdown, dead_code)]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct DiskUsageArgs {
     /// `path`: string (optional).
@@ -584,6 +587,7 @@ impl __ts::Tool for DiskUsageArgs {
         __BINDINGS.invocation(3, __ts::JsonObject::to_object(self))
     }
 }
+#[allow(dead_code)]
 impl DiskUsageArgs {
     /// `[path, json]`: the executable and the arguments as one JSON argument.
     ///
