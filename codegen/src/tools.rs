@@ -235,7 +235,7 @@ fn tool_impl(
         }
         #[allow(dead_code)]
         impl #args {
-            #[doc = #argv_doc]
+            #(#[doc = #argv_doc])*
             ///
             /// # Errors
             ///
@@ -311,19 +311,24 @@ fn chai_run(
     specs: &[ChaiExecution],
     fields: &[Field],
     issues: &mut Vec<Issue>,
-) -> (serde_json::Value, &'static str) {
+) -> (serde_json::Value, &'static [&'static str]) {
     check_mappings(tool, specs, fields, issues);
     let specs = serde_json::to_value(specs).unwrap_or_else(|_| serde_json::json!([]));
     (
         serde_json::json!({ "chai": specs }),
-        " The command the call would run, without a policy: `binaryWrapper`, \
-         binary, subcommand tokens, then the mapped arguments (path values as \
-         given: the runtime resolves them in its sandbox; temp files as \
-         `$TEMPFILE{param}`; resolvers as `$(their argv)`).",
+        &[
+            " The command the call would run, without a policy: `binaryWrapper`,",
+            " binary, subcommand tokens, then the mapped arguments (path values as",
+            " given: the runtime resolves them in its sandbox; temp files as",
+            " `$TEMPFILE{param}`; resolvers as `$(their argv)`).",
+        ],
     )
 }
 
-fn command_run(command: &CommandExecution, dir: &Path) -> (serde_json::Value, &'static str) {
+fn command_run(
+    command: &CommandExecution,
+    dir: &Path,
+) -> (serde_json::Value, &'static [&'static str]) {
     let run = serde_json::json!({ "command": {
         "program": command_program(command, dir),
         "args": command.command.iter().skip(1).collect::<Vec<_>>(),
@@ -333,16 +338,19 @@ fn command_run(command: &CommandExecution, dir: &Path) -> (serde_json::Value, &'
     }});
     (
         run,
-        " The `command` array as declared (the arguments go to stdin).",
+        &[" The `command` array as declared (the arguments go to stdin)."],
     )
 }
 
-fn describe_run(describe: &DescribeExecution, dir: &Path) -> (serde_json::Value, &'static str) {
+fn describe_run(
+    describe: &DescribeExecution,
+    dir: &Path,
+) -> (serde_json::Value, &'static [&'static str]) {
     let run =
         serde_json::json!({ "describe": { "program": relative_program(&describe.program, dir) } });
     (
         run,
-        " `[path, json]`: the executable and the arguments as one JSON argument.",
+        &[" `[path, json]`: the executable and the arguments as one JSON argument."],
     )
 }
 

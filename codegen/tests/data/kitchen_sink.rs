@@ -155,7 +155,10 @@ impl __ts::Tool for NotesmdCliSearchArgs {
 }
 #[allow(dead_code)]
 impl NotesmdCliSearchArgs {
-    /// The command the call would run, without a policy: `binaryWrapper`, binary, subcommand tokens, then the mapped arguments (path values as given: the runtime resolves them in its sandbox; temp files as `$TEMPFILE{param}`; resolvers as `$(their argv)`).
+    /// The command the call would run, without a policy: `binaryWrapper`,
+    /// binary, subcommand tokens, then the mapped arguments (path values as
+    /// given: the runtime resolves them in its sandbox; temp files as
+    /// `$TEMPFILE{param}`; resolvers as `$(their argv)`).
     ///
     /// # Errors
     ///
@@ -475,7 +478,10 @@ impl __ts::Tool for ShapesToolArgs {
 }
 #[allow(dead_code)]
 impl ShapesToolArgs {
-    /// The command the call would run, without a policy: `binaryWrapper`, binary, subcommand tokens, then the mapped arguments (path values as given: the runtime resolves them in its sandbox; temp files as `$TEMPFILE{param}`; resolvers as `$(their argv)`).
+    /// The command the call would run, without a policy: `binaryWrapper`,
+    /// binary, subcommand tokens, then the mapped arguments (path values as
+    /// given: the runtime resolves them in its sandbox; temp files as
+    /// `$TEMPFILE{param}`; resolvers as `$(their argv)`).
     ///
     /// # Errors
     ///
