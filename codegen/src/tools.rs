@@ -195,7 +195,8 @@ fn bindings(table: &[serde_json::Value]) -> TokenStream {
     }
 }
 
-/// Tool `tool`'s entry in the bindings table (at `index`) and its items:
+/// The entry of `tool` (number `tool_index` of the manifest, which
+/// positions its findings) in the bindings table, at `index`, and its items:
 /// `impl Tool` and `argv()`, each a call into the table.
 fn tool_impl(
     index: usize,
