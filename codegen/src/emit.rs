@@ -27,13 +27,14 @@ pub fn support() -> TokenStream {
     quote!(__ts)
 }
 
-/// `#[doc = "…"]` lines for a description.
+/// `#[doc = "…"]` lines for a description. The manifest's prose is not
+/// Markdown written for rustdoc: each generated type allows
+/// `clippy::doc_markdown` for itself and its fields and variants.
 pub fn doc(text: Option<&str>) -> TokenStream {
     match text {
         Some(text) if !text.trim().is_empty() => {
             let lines = text.lines().map(|l| format!(" {l}"));
-            // The manifest's prose, not Markdown written for rustdoc.
-            quote!(#(#[doc = #lines])* #[allow(clippy::doc_markdown)])
+            quote!(#(#[doc = #lines])*)
         }
         _ => TokenStream::new(),
     }
@@ -180,8 +181,14 @@ fn default_fn_name(field: &Field) -> String {
 }
 
 /// The tokens of one generated type (struct or enum) with its impls.
+///
+/// The JSON side is written out rather than derived: a struct implements
+/// `JsonObject` with one call per field of the runtime's generic helpers
+/// (instantiated once per field type, not once per struct), and its
+/// `Serialize` / `Deserialize` impls delegate to that; an enum maps to its
+/// table of wire values. This keeps the code of a large manifest, and the
+/// user crate's build, small; the JSON is the one serde's derive would give.
 pub fn item(item: &Item, items: &[Item], argv_values: bool) -> TokenStream {
-    let support = support();
     match item {
         Item::Struct {
             name,
@@ -192,9 +199,8 @@ pub fn item(item: &Item, items: &[Item], argv_values: bool) -> TokenStream {
             let name_ident = ident(name);
             let fallback = format!("`{name}`: a JSON object.");
             let docs = doc(text.as_deref().or(Some(&fallback)));
-            let deny = deny_unknown.then(|| quote!(#[serde(deny_unknown_fields)]));
             let exact = is_exact(name, items).then(|| quote!(Eq, Hash,));
-            let field_tokens = fields.iter().map(|f| field(f, name));
+            let field_tokens = fields.iter().map(field);
             let defaults: Vec<TokenStream> = fields
                 .iter()
                 .filter_map(|f| {
@@ -212,19 +218,19 @@ pub fn item(item: &Item, items: &[Item], argv_values: bool) -> TokenStream {
                 (!defaults.is_empty()).then(|| quote!(impl #name_ident { #(#defaults)* }));
             let not_scalar = argv_values.then(|| {
                 quote! {
-                    impl #support::ArgValue for #name_ident {
+                    impl __ts::ArgValue for #name_ident {
                         fn arg_text(&self) -> __ts::Option<__ts::String> { __ts::None }
                     }
                 }
             });
+            let json = json_object(&name_ident, fields, *deny_unknown);
             quote! {
                 #docs
-                #[derive(Debug, Clone, PartialEq, #exact
-                    __ts::Serialize, __ts::Deserialize)]
-                #[serde(crate = "::toolsmith::__private::serde")]
-                #deny
+                #[allow(clippy::doc_markdown, dead_code)]
+                #[derive(Debug, Clone, PartialEq, #exact)]
                 pub struct #name_ident { #(#field_tokens),* }
                 #default_impl
+                #json
                 #not_scalar
             }
         }
@@ -246,17 +252,18 @@ pub fn item(item: &Item, items: &[Item], argv_values: bool) -> TokenStream {
             let idents: Vec<_> = variants.iter().map(|(v, _)| ident(v)).collect();
             let wires: Vec<&str> = variants.iter().map(|(_, w)| w.as_str()).collect();
             let variant_docs = wires.iter().map(|w| format!(" `{w}`"));
-            let unknown = format!("unknown {name} value: {{}}");
             quote! {
                 #docs
-                #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord,
-                    __ts::Serialize, __ts::Deserialize)]
-                #[serde(crate = "::toolsmith::__private::serde")]
+                #[allow(clippy::doc_markdown, dead_code)]
+                #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
                 pub enum #name_ident {
-                    #(#[doc = #variant_docs] #[serde(rename = #wires)] #idents),*
+                    #(#[doc = #variant_docs] #idents),*
                 }
                 impl #name_ident {
+                    const WIRE: &'static [&'static str] = &[#(#wires),*];
+                    const ALL: &'static [Self] = &[#(Self::#idents),*];
                     /// The wire value.
+                    #[must_use]
                     pub fn as_str(self) -> &'static str {
                         match self { #(Self::#idents => #wires),* }
                     }
@@ -268,17 +275,23 @@ pub fn item(item: &Item, items: &[Item], argv_values: bool) -> TokenStream {
                 }
                 impl ::std::str::FromStr for #name_ident {
                     type Err = __ts::String;
-                    #[allow(clippy::uninlined_format_args)]
                     fn from_str(s: &str) -> __ts::Result<Self, Self::Err> {
-                        match s {
-                            #(#wires => __ts::Ok(Self::#idents),)*
-                            _ => __ts::Err(::std::format!(#unknown, s)),
-                        }
+                        __ts::enum_index(s, #name, Self::WIRE).map(|i| Self::ALL[i])
                     }
                 }
-                impl #support::ArgValue for #name_ident {
+                impl __ts::Serialize for #name_ident {
+                    fn serialize<S: __ts::Serializer>(&self, serializer: S) -> __ts::Result<S::Ok, S::Error> {
+                        serializer.serialize_str(self.as_str())
+                    }
+                }
+                impl<'de> __ts::Deserialize<'de> for #name_ident {
+                    fn deserialize<D: __ts::Deserializer<'de>>(deserializer: D) -> __ts::Result<Self, D::Error> {
+                        __ts::deserialize_enum(deserializer, Self::WIRE).map(|i| Self::ALL[i])
+                    }
+                }
+                impl __ts::ArgValue for #name_ident {
                     fn arg_text(&self) -> __ts::Option<__ts::String> {
-                        __ts::Some(::std::string::ToString::to_string(self.as_str()))
+                        __ts::Some(__ts::String::from(self.as_str()))
                     }
                 }
             }
@@ -286,7 +299,70 @@ pub fn item(item: &Item, items: &[Item], argv_values: bool) -> TokenStream {
     }
 }
 
-fn field(f: &Field, struct_name: &str) -> TokenStream {
+/// `JsonObject`, `Serialize` and `Deserialize` of a generated struct: one
+/// helper call per field (see [`item`]).
+pub fn json_object(name: &proc_macro2::Ident, fields: &[Field], deny_unknown: bool) -> TokenStream {
+    let puts = fields.iter().map(|f| {
+        let name = ident(&f.name);
+        let wire = &f.wire;
+        if f.optional && f.skip_none && f.default.is_none() {
+            quote!(__ts::put_some(&mut object, #wire, &self.#name)?;)
+        } else {
+            quote!(__ts::put(&mut object, #wire, &self.#name)?;)
+        }
+    });
+    let takes = fields.iter().map(|f| {
+        let name = ident(&f.name);
+        let wire = &f.wire;
+        if f.default.is_some() {
+            let default = ident(&default_fn_name(f));
+            quote!(#name: __ts::take_or(&mut object, #wire, Self::#default)?)
+        } else if f.optional {
+            quote!(#name: __ts::take_some(&mut object, #wire)?)
+        } else {
+            quote!(#name: __ts::take(&mut object, #wire)?)
+        }
+    });
+    let deny = deny_unknown.then(|| {
+        let wires = fields.iter().map(|f| &f.wire);
+        quote!(__ts::deny_unknown(&object, &[#(#wires),*])?;)
+    });
+    let object = match (fields.is_empty(), deny_unknown) {
+        (false, _) => quote!(mut object),
+        (true, true) => quote!(object),
+        (true, false) => quote!(_),
+    };
+    let new_object = if fields.is_empty() {
+        quote!(let object = __ts::Object::new();)
+    } else {
+        quote!(let mut object = __ts::Object::new();)
+    };
+    quote! {
+        impl __ts::JsonObject for #name {
+            fn to_object(&self) -> __ts::Result<__ts::Object, __ts::serde_json::Error> {
+                #new_object
+                #(#puts)*
+                __ts::Ok(object)
+            }
+            fn from_object(#object: __ts::Object) -> __ts::Result<Self, __ts::serde_json::Error> {
+                #deny
+                __ts::Ok(Self { #(#takes),* })
+            }
+        }
+        impl __ts::Serialize for #name {
+            fn serialize<S: __ts::Serializer>(&self, serializer: S) -> __ts::Result<S::Ok, S::Error> {
+                __ts::serialize_object(self, serializer)
+            }
+        }
+        impl<'de> __ts::Deserialize<'de> for #name {
+            fn deserialize<D: __ts::Deserializer<'de>>(deserializer: D) -> __ts::Result<Self, D::Error> {
+                __ts::deserialize_object(deserializer)
+            }
+        }
+    }
+}
+
+fn field(f: &Field) -> TokenStream {
     let name = ident(&f.name);
     let ty = field_ty(f);
     let fallback = format!(
@@ -296,22 +372,8 @@ fn field(f: &Field, struct_name: &str) -> TokenStream {
         if f.optional { " (optional)" } else { "" }
     );
     let docs = doc(f.doc.as_deref().or(Some(&fallback)));
-    let rename = (f.name != f.wire).then(|| {
-        let wire = &f.wire;
-        quote!(#[serde(rename = #wire)])
-    });
-    let serde = if let Some(_default) = &f.default {
-        let path = format!("{struct_name}::{}", default_fn_name(f));
-        quote!(#[serde(default = #path)])
-    } else if f.optional && f.skip_none {
-        quote!(#[serde(default, skip_serializing_if = "__ts::Option::is_none")])
-    } else {
-        TokenStream::new()
-    };
     quote! {
         #docs
-        #rename
-        #serde
         pub #name: #ty
     }
 }

@@ -19,12 +19,16 @@ pub fn skill(skill: &Skill) -> Output {
         let body = &skill.body;
         quote! {
             /// The skill's `name`.
+            #[allow(dead_code)]
             pub const NAME: &str = #name;
             /// The skill's `description`.
+            #[allow(dead_code)]
             pub const DESCRIPTION: &str = #description;
             /// `allowed-tools`, as a token list.
+            #[allow(dead_code)]
             pub const ALLOWED_TOOLS: &[&str] = &[#(#allowed),*];
             /// The markdown after the frontmatter.
+            #[allow(dead_code)]
             pub const BODY: &str = #body;
         }
     });

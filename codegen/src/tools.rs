@@ -48,6 +48,7 @@ pub fn tools(manifest: &Manifest, stubs: &[String]) -> Output {
     }
     let mut tokens = emit::prelude();
     let mut variants = Vec::new();
+    let mut table = Vec::new();
     let mut all_exact = true;
     let dir = manifest_dir_of(&manifest.path);
     for (i, tool) in manifest.tools.iter().enumerate() {
@@ -79,8 +80,15 @@ pub fn tools(manifest: &Manifest, stubs: &[String]) -> Output {
             Some(Item::Struct { fields, .. }) => fields.as_slice(),
             _ => &[],
         };
-        tokens.extend(tool_impl(i, tool, &args_name, fields, &dir, &mut issues));
-        variants.push((ident(&pascal), ident(&args_name), tool.name.clone()));
+        let (entry, impls) = tool_impl(table.len(), i, tool, &args_name, fields, &dir, &mut issues);
+        tokens.extend(impls);
+        variants.push(Variant {
+            variant: ident(&pascal),
+            args: ident(&args_name),
+            name: tool.name.clone(),
+            index: Some(table.len()),
+        });
+        table.push(entry);
     }
     for (i, name) in stubs.iter().enumerate() {
         let pascal = ident::pascal(name, &format!("Stub{i}"));
@@ -91,8 +99,14 @@ pub fn tools(manifest: &Manifest, stubs: &[String]) -> Output {
             continue;
         }
         tokens.extend(stub(name, &args_name));
-        variants.push((ident(&pascal), ident(&args_name), name.clone()));
+        variants.push(Variant {
+            variant: ident(&pascal),
+            args: ident(&args_name),
+            name: name.clone(),
+            index: None,
+        });
     }
+    tokens.extend(bindings(&table));
     tokens.extend(tool_call(&variants, all_exact));
     tokens.extend(policy(manifest, &dir));
     Output { tokens, issues }
@@ -163,46 +177,76 @@ fn command_program(command: &CommandExecution, dir: &Path) -> String {
     }
 }
 
+/// One `ToolCall` variant: the tool's Rust names, its wire name and its
+/// index in the bindings table (`None` for a stand-in).
+struct Variant {
+    variant: proc_macro2::Ident,
+    args: proc_macro2::Ident,
+    name: String,
+    index: Option<usize>,
+}
+
+/// The static table of the module's tools (`toolsmith::tool::bindings`): one
+/// JSON text for every tool's name, description, schema and execution.
+fn bindings(table: &[serde_json::Value]) -> TokenStream {
+    let text = serde_json::to_string(table).unwrap_or_else(|_| "[]".into());
+    quote! {
+        static __BINDINGS: __ts::Bindings = __ts::Bindings::new(#text, MANIFEST_DIR);
+    }
+}
+
+/// The entry of `tool` (number `tool_index` of the manifest, which
+/// positions its findings) in the bindings table, at `index`, and its items:
+/// `impl Tool` and `argv()`, each a call into the table.
 fn tool_impl(
     index: usize,
+    tool_index: usize,
     tool: &Tool,
     args_name: &str,
     fields: &[Field],
     dir: &Path,
     issues: &mut Vec<Issue>,
-) -> TokenStream {
-    let support = support();
+) -> (serde_json::Value, TokenStream) {
     let json = json_path();
     let args = ident(args_name);
     let name = &tool.name;
     let description = tool.description.as_deref().unwrap_or_default();
-    let schema = serde_json::to_string(&tool.parameters).unwrap_or_else(|_| "{}".into());
-    let (invocation, methods) = match &tool.execution {
-        Execution::Chai(specs) => chai_argv(index, specs, fields, issues),
-        Execution::Command(command) => command_argv(command, dir),
-        Execution::Describe(describe) => describe_argv(describe, dir),
+    let index = proc_macro2::Literal::usize_unsuffixed(index);
+    let (run, argv_doc) = match &tool.execution {
+        Execution::Chai(specs) => chai_run(tool_index, specs, fields, issues),
+        Execution::Command(command) => command_run(command, dir),
+        Execution::Describe(describe) => describe_run(describe, dir),
     };
-    quote! {
+    let entry = serde_json::json!({
+        "name": name,
+        "description": description,
+        "parameters": tool.parameters,
+        "run": run,
+    });
+    let tokens = quote! {
         impl __ts::Tool for #args {
             const NAME: &'static str = #name;
             const DESCRIPTION: &'static str = #description;
             fn parameters() -> &'static #json::Value {
-                static SCHEMA: #support::SchemaText = #support::SchemaText::new(#schema);
-                SCHEMA.get()
+                __BINDINGS.parameters(#index)
             }
-            fn invocation(&self) -> __ts::Result<#support::Invocation, #support::ArgvError> {
-                #invocation
+            fn invocation(&self) -> __ts::Result<__ts::Invocation, __ts::ArgvError> {
+                __BINDINGS.invocation(#index, __ts::JsonObject::to_object(self))
             }
         }
         #[allow(dead_code)]
         impl #args {
-            #methods
+            #(#[doc = #argv_doc])*
+            ///
+            /// # Errors
+            ///
+            /// When the arguments cannot become a command (see `ArgvError`).
+            pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, __ts::ArgvError> {
+                __BINDINGS.argv(#index, __ts::JsonObject::to_object(self))
+            }
         }
-    }
-}
-
-fn string_list(items: &[String]) -> TokenStream {
-    quote!(::std::vec![#(__ts::String::from(#items)),*])
+    };
+    (entry, tokens)
 }
 
 /// The checks of the mappings against the generated fields: a positional
@@ -261,81 +305,79 @@ fn describe_ty(ty: &Ty) -> &'static str {
     }
 }
 
-/// A chai tool: its execution specs embedded as JSON text, the command built
-/// at run time by the runtime's one chai road (`Runtime::plan`).
-fn chai_argv(
+/// A chai tool: its execution specs (the command is built at run time by
+/// the runtime's one chai road, `Runtime::plan`).
+fn chai_run(
     tool: usize,
     specs: &[ChaiExecution],
     fields: &[Field],
     issues: &mut Vec<Issue>,
-) -> (TokenStream, TokenStream) {
+) -> (serde_json::Value, &'static [&'static str]) {
     check_mappings(tool, specs, fields, issues);
-    let support = support();
-    let text = serde_json::to_string(specs).unwrap_or_else(|_| "[]".into());
-    let invocation = quote! {
-        static SPECS: #support::ChaiSpecs = #support::ChaiSpecs::new(#text);
-        #support::chai_invocation(<Self as __ts::Tool>::NAME, SPECS.get(), self, MANIFEST_DIR)
-    };
-    let methods = quote! {
-        /// The command the call would run, without a policy: `binaryWrapper`,
-        /// binary, subcommand tokens, then the mapped arguments (path values
-        /// as given: the runtime resolves them in its sandbox; temp files as
-        /// `$TEMPFILE{param}`; resolvers as `$(their argv)`).
-        pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, #support::ArgvError> {
-            #support::chai_argv(&__ts::Tool::invocation(self)?)
-        }
-    };
-    (invocation, methods)
+    let specs = serde_json::to_value(specs).unwrap_or_else(|_| serde_json::json!([]));
+    (
+        serde_json::json!({ "chai": specs }),
+        &[
+            " The command the call would run, without a policy: `binaryWrapper`,",
+            " binary, subcommand tokens, then the mapped arguments (path values as",
+            " given: the runtime resolves them in its sandbox; temp files as",
+            " `$TEMPFILE{param}`; resolvers as `$(their argv)`).",
+        ],
+    )
 }
 
-fn command_argv(command: &CommandExecution, dir: &Path) -> (TokenStream, TokenStream) {
-    let support = support();
-    let program = command_program(command, dir);
-    let fixed: Vec<&String> = command.command.iter().skip(1).collect();
-    let env = &command.env_passthrough;
-    let timeout = match command.timeout_sec {
-        Some(t) => quote!(__ts::Some(#t)),
-        None => quote!(__ts::None),
-    };
-    let argv = string_list(&command.command);
-    let invocation = quote!(#support::command_invocation(<Self as __ts::Tool>::NAME, #program, &[#(#fixed),*], self, &[#(#env),*], #timeout, MANIFEST_DIR));
-    let methods = quote! {
-        /// The `command` array as declared (the arguments go to stdin).
-        #[allow(clippy::unused_self, clippy::unnecessary_wraps)]
-        pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, #support::ArgvError> {
-            __ts::Ok(#argv)
-        }
-    };
-    (invocation, methods)
+fn command_run(
+    command: &CommandExecution,
+    dir: &Path,
+) -> (serde_json::Value, &'static [&'static str]) {
+    let run = serde_json::json!({ "command": {
+        "program": command_program(command, dir),
+        "args": command.command.iter().skip(1).collect::<Vec<_>>(),
+        "command": command.command,
+        "env": command.env_passthrough,
+        "timeout": command.timeout_sec,
+    }});
+    (
+        run,
+        &[" The `command` array as declared (the arguments go to stdin)."],
+    )
 }
 
-fn describe_argv(describe: &DescribeExecution, dir: &Path) -> (TokenStream, TokenStream) {
-    let support = support();
-    let program = relative_program(&describe.program, dir);
-    let invocation = quote!(#support::describe_invocation(<Self as __ts::Tool>::NAME, #program, self, MANIFEST_DIR));
-    let methods = quote! {
-        /// `[path, json]`: the executable and the arguments as one JSON argument.
-        pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, #support::ArgvError> {
-            __ts::Ok(__ts::Tool::invocation(self)?.argv())
-        }
-    };
-    (invocation, methods)
+fn describe_run(
+    describe: &DescribeExecution,
+    dir: &Path,
+) -> (serde_json::Value, &'static [&'static str]) {
+    let run =
+        serde_json::json!({ "describe": { "program": relative_program(&describe.program, dir) } });
+    (
+        run,
+        &[" `[path, json]`: the executable and the arguments as one JSON argument."],
+    )
 }
 
-fn tool_call(
-    variants: &[(proc_macro2::Ident, proc_macro2::Ident, String)],
-    exact: bool,
-) -> TokenStream {
+fn tool_call(variants: &[Variant], exact: bool) -> TokenStream {
     let exact = exact.then(|| quote!(Eq, Hash,));
-    let support = support();
     let json = json_path();
-    let v: Vec<_> = variants.iter().map(|(v, _, _)| v).collect();
-    let a: Vec<_> = variants.iter().map(|(_, a, _)| a).collect();
-    let n: Vec<_> = variants.iter().map(|(_, _, n)| n).collect();
+    let v: Vec<_> = variants.iter().map(|x| &x.variant).collect();
+    let a: Vec<_> = variants.iter().map(|x| &x.args).collect();
+    let n: Vec<_> = variants.iter().map(|x| &x.name).collect();
+    let parsed = variants.iter().filter_map(|x| {
+        let index = proc_macro2::Literal::usize_unsuffixed(x.index?);
+        let (variant, args) = (&x.variant, &x.args);
+        Some(
+            quote!(#index => <#args as __ts::JsonObject>::from_object(object).map(Self::#variant),),
+        )
+    });
     let scrutinee = if variants.is_empty() {
         quote!(*self)
     } else {
         quote!(self)
+    };
+    // Without variants the match is `!`, which must not be an argument.
+    let arguments = if variants.is_empty() {
+        quote!(match *self {})
+    } else {
+        quote!(__ts::object_value(match self { #(Self::#v(args) => __ts::JsonObject::to_object(args)),* }))
     };
     quote! {
         /// A call of one of the manifest's tools, with typed arguments.
@@ -347,47 +389,61 @@ fn tool_call(
         impl ToolCall {
             /// Parses a model's call: the name must be one of the manifest's
             /// tools, the arguments (JSON text) must satisfy its schema.
+            ///
+            /// # Errors
+            ///
+            /// An unknown tool, arguments that are not JSON, or that do not
+            /// satisfy the tool's schema or fit its type.
             #[allow(clippy::match_single_binding)]
-            pub fn parse(name: &str, arguments: &str) -> __ts::Result<Self, #support::CallError> {
-                let _ = arguments;
-                match name {
-                    #(#n => {
-                        static VALIDATOR: #support::CompiledSchema = #support::CompiledSchema::new();
-                        #support::parse_call::<#a>(arguments, &VALIDATOR).map(Self::#v)
-                    })*
-                    _ => __ts::Err(#support::CallError::UnknownTool(__ts::String::from(name))),
-                }
+            pub fn parse(name: &str, arguments: &str) -> __ts::Result<Self, __ts::CallError> {
+                let (index, object) = __BINDINGS.parse(name, arguments)?;
+                __BINDINGS.typed(index, match index {
+                    #(#parsed)*
+                    _ => __ts::Err(__ts::Bindings::no_tool(object)),
+                })
             }
             /// The tool's wire name.
+            #[must_use]
             pub fn name(&self) -> &'static str {
                 match #scrutinee { #(Self::#v(_) => <#a as __ts::Tool>::NAME),* }
             }
             /// How to run the call.
-            pub fn invocation(&self) -> __ts::Result<#support::Invocation, #support::ArgvError> {
+            ///
+            /// # Errors
+            ///
+            /// When the arguments cannot become a command (see `ArgvError`).
+            pub fn invocation(&self) -> __ts::Result<__ts::Invocation, __ts::ArgvError> {
                 match #scrutinee { #(Self::#v(args) => __ts::Tool::invocation(args)),* }
             }
             /// The arguments as JSON.
+            #[must_use]
             pub fn arguments(&self) -> #json::Value {
-                match #scrutinee { #(Self::#v(args) => #support::to_arguments(args)),* }
+                #arguments
             }
             /// What the call would run under `runtime`'s policy (program, argv,
             /// stdin, working directory, temp files, output pipeline), without
             /// running it; `runtime.run_plan(plan)` runs exactly that.
-            #[allow(dead_code)]
-            pub fn plan(&self, runtime: &#support::Runtime) -> __ts::Result<#support::Plan, #support::Refusal> {
+            ///
+            /// # Errors
+            ///
+            /// The runtime's refusal.
+            pub fn plan(&self, runtime: &__ts::Runtime) -> __ts::Result<__ts::Plan, __ts::Refusal> {
                 runtime.plan(self)
             }
             /// Runs the call: `runtime.run_call(self)`.
-            #[allow(dead_code)]
-            pub fn run(&self, runtime: &#support::Runtime) -> __ts::Result<#support::Outcome, #support::Refusal> {
+            ///
+            /// # Errors
+            ///
+            /// The runtime's refusal.
+            pub fn run(&self, runtime: &__ts::Runtime) -> __ts::Result<__ts::Outcome, __ts::Refusal> {
                 runtime.run_call(self)
             }
         }
-        impl #support::Call for ToolCall {
+        impl __ts::Call for ToolCall {
             fn name(&self) -> &str {
                 ToolCall::name(self)
             }
-            fn invocation(&self) -> __ts::Result<#support::Invocation, #support::ArgvError> {
+            fn invocation(&self) -> __ts::Result<__ts::Invocation, __ts::ArgvError> {
                 ToolCall::invocation(self)
             }
         }
@@ -396,8 +452,9 @@ fn tool_call(
         })*
         /// The tools as a model expects them (the `OpenAI` function-tool shape).
         #[allow(dead_code)]
+        #[must_use]
         pub fn definitions() -> #json::Value {
-            #json::Value::Array(::std::vec![#(<#a as __ts::Tool>::definition()),*])
+            __BINDINGS.definitions()
         }
     }
 }
@@ -442,7 +499,6 @@ fn policy(manifest: &Manifest, dir: &Path) -> TokenStream {
 /// fails on the manifest's error, so it is never run; were it called, its
 /// invocation is refused.
 fn stub(name: &str, args_name: &str) -> TokenStream {
-    let support = support();
     let json = json_path();
     let args = ident(args_name);
     let doc = format!(
@@ -450,26 +506,26 @@ fn stub(name: &str, args_name: &str) -> TokenStream {
          (reported by the build), so it has no typed arguments yet."
     );
     let refusal = format!("tool `{name}` has an error in its manifest definition");
+    let json_object = emit::json_object(&args, &[], false);
     quote! {
         #[doc = #doc]
-        #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, __ts::Serialize, __ts::Deserialize)]
-        #[serde(crate = "::toolsmith::__private::serde")]
+        #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
         pub struct #args {}
+        #json_object
         impl __ts::Tool for #args {
             const NAME: &'static str = #name;
             const DESCRIPTION: &'static str = "";
             fn parameters() -> &'static #json::Value {
-                static SCHEMA: #support::SchemaText = #support::SchemaText::new("{\"type\":\"object\"}");
-                SCHEMA.get()
+                __BINDINGS.parameters(usize::MAX)
             }
-            fn invocation(&self) -> __ts::Result<#support::Invocation, #support::ArgvError> {
-                __ts::Err(#support::ArgvError::Refused { message: __ts::String::from(#refusal) })
+            fn invocation(&self) -> __ts::Result<__ts::Invocation, __ts::ArgvError> {
+                __ts::Err(__ts::ArgvError::Refused { message: __ts::String::from(#refusal) })
             }
         }
         #[allow(dead_code)]
         impl #args {
             /// Refused: see the type's documentation.
-            pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, #support::ArgvError> {
+            pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, __ts::ArgvError> {
                 __ts::Tool::invocation(self).map(|i| i.argv())
             }
         }

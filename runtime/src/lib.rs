@@ -74,3 +74,25 @@ pub mod __private {
     pub use serde;
     pub use serde_json;
 }
+
+/// The Rust snippets of the README and of `docs/`, compiled (and, unless
+/// marked `no_run`, run) by `cargo test --doc` as doctests of this crate, so
+/// that documentation cannot drift from the API. Their manifest paths are
+/// relative to this crate's directory (`runtime/`).
+#[cfg(doctest)]
+mod documentation {
+    #[doc = include_str!("../../README.md")]
+    struct Readme;
+    #[doc = include_str!("../../docs/codegen.md")]
+    struct Codegen;
+    #[doc = include_str!("../../docs/runtime.md")]
+    struct RuntimeDoc;
+    #[doc = include_str!("../../docs/cli.md")]
+    struct Cli;
+    #[doc = include_str!("../../docs/chai-lint.md")]
+    struct ChaiLint;
+    #[doc = include_str!("../../docs/chai-argv-cases.md")]
+    struct ChaiArgvCases;
+    #[doc = include_str!("../../docs/skill-differences.md")]
+    struct SkillDifferences;
+}

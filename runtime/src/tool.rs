@@ -2,11 +2,15 @@
 //!
 //! The code that `tools!` generates stays small: the argv rules, schema
 //! validation and the provider definition live here, in [`argv`] and [`call`],
-//! and are reached by generated code through the hidden [`__codegen`] module.
+//! a generated module's tools are one table ([`bindings::Bindings`]), and
+//! generated types reach JSON through [`object`] instead of a serde derive
+//! each; generated code uses them through the hidden [`__codegen`] module.
 
 pub mod argv;
+pub mod bindings;
 pub mod call;
 pub mod chai;
+pub mod object;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -276,15 +280,20 @@ pub const MAX_ARG_BYTES: usize = 128 * 1024;
 #[doc(hidden)]
 pub mod __codegen {
     pub use super::argv::{ArgValue, ArgvBuilder, command_invocation, describe_invocation};
+    pub use super::bindings::Bindings;
     pub use super::call::{CompiledSchema, SchemaText, parse_call, to_arguments};
     pub use super::chai::{ChaiSpecs, chai_argv, chai_invocation};
+    pub use super::object::{
+        JsonObject, Object, deny_unknown, deserialize_enum, deserialize_object, enum_index,
+        object_value, put, put_some, serialize_object, take, take_or, take_some,
+    };
     pub use super::{ArgvError, Call, CallError, Invocation, ResolveCommand, Tool};
     pub use crate::outcome::Outcome;
     pub use crate::plan::Plan;
     pub use crate::policy::Policy;
     pub use crate::refusal::Refusal;
     pub use crate::runtime::Runtime;
-    pub use serde::{Deserialize, Serialize};
+    pub use serde::{Deserialize, Deserializer, Serialize, Serializer};
     pub use serde_json;
     pub use std::option::Option::{self, None, Some};
     pub use std::result::Result::{self, Err, Ok};

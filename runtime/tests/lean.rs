@@ -9,8 +9,9 @@
 //! * build, parse model calls with the typed deserialization, and run an
 //!   agentcli call from the root given at run time.
 //!
-//! The crate is built in `target/tmp/lean-user` (kept between runs, so only
-//! the first build is cold), offline, from the workspace's `Cargo.lock`.
+//! The crate is `target/tmp/lean-user` (kept between runs, so only the first
+//! build is cold), built offline from the workspace's `Cargo.lock` into
+//! `target/tmp/user-crates-target` (shared with codegen/tests/lints.rs).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -49,7 +50,8 @@ fn cargo(dir: &Path, args: &[&str]) -> std::process::Output {
     Command::new(cargo)
         .args(args)
         .current_dir(dir)
-        .env("CARGO_TARGET_DIR", dir.join("target"))
+        // Shared with codegen/tests/lints.rs's scratch crate.
+        .env("CARGO_TARGET_DIR", dir.with_file_name("user-crates-target"))
         .env_remove("RUSTFLAGS")
         .output()
         .expect("cargo runs")

@@ -124,6 +124,6 @@ fn main() {
     let manifest = toolsmith_manifest::lint::load(&tools_path, "tools.json", &options)
         .expect("valid")
         .manifest;
-    measure("  tokens", || toolsmith_codegen::tools::tools(&manifest).tokens.to_string().len());
+    measure("  tokens", || toolsmith_codegen::tools::tools(&manifest, &[]).tokens.to_string().len());
     let _ = std::fs::remove_dir_all(&dir);
 }

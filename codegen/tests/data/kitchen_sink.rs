@@ -3,51 +3,30 @@
 use ::toolsmith::tool::__codegen as __ts;
 /// Search notes.
 /// Returns matching lines.
-#[allow(clippy::doc_markdown)]
-#[derive(Debug, Clone, PartialEq, __ts::Serialize, __ts::Deserialize)]
-#[serde(crate = "::toolsmith::__private::serde")]
+#[allow(clippy::doc_markdown, dead_code)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct NotesmdCliSearchArgs {
     /// What to look for.
-    #[allow(clippy::doc_markdown)]
     pub query: __ts::String,
     /// `limit`: integer (optional).
-    #[allow(clippy::doc_markdown)]
-    #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub limit: __ts::Option<u64>,
     /// `offset`: integer (optional).
-    #[allow(clippy::doc_markdown)]
-    #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub offset: __ts::Option<i64>,
     /// `vault`: string (optional).
-    #[allow(clippy::doc_markdown)]
-    #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub vault: __ts::Option<__ts::String>,
     /// `overwrite`: boolean (optional).
-    #[allow(clippy::doc_markdown)]
-    #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub overwrite: __ts::Option<bool>,
     /// `text`: string.
-    #[allow(clippy::doc_markdown)]
     pub text: __ts::String,
     /// `mode`: string, one of the enum's values (optional).
-    #[allow(clippy::doc_markdown)]
-    #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub mode: __ts::Option<NotesmdCliSearchArgsMode>,
     /// `date`: string (optional).
-    #[allow(clippy::doc_markdown)]
-    #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub date: __ts::Option<__ts::String>,
     /// `score`: number (optional).
-    #[allow(clippy::doc_markdown)]
-    #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub score: __ts::Option<f64>,
     /// `tags`: array (optional).
-    #[allow(clippy::doc_markdown)]
-    #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub tags: __ts::Option<__ts::Vec<__ts::String>>,
     /// `recursive`: boolean.
-    #[allow(clippy::doc_markdown)]
-    #[serde(default = "NotesmdCliSearchArgs::__default_recursive")]
     pub recursive: bool,
 }
 impl NotesmdCliSearchArgs {
@@ -56,34 +35,75 @@ impl NotesmdCliSearchArgs {
         true
     }
 }
+impl __ts::JsonObject for NotesmdCliSearchArgs {
+    fn to_object(&self) -> __ts::Result<__ts::Object, __ts::serde_json::Error> {
+        let mut object = __ts::Object::new();
+        __ts::put(&mut object, "query", &self.query)?;
+        __ts::put_some(&mut object, "limit", &self.limit)?;
+        __ts::put_some(&mut object, "offset", &self.offset)?;
+        __ts::put_some(&mut object, "vault", &self.vault)?;
+        __ts::put_some(&mut object, "overwrite", &self.overwrite)?;
+        __ts::put(&mut object, "text", &self.text)?;
+        __ts::put_some(&mut object, "mode", &self.mode)?;
+        __ts::put_some(&mut object, "date", &self.date)?;
+        __ts::put_some(&mut object, "score", &self.score)?;
+        __ts::put_some(&mut object, "tags", &self.tags)?;
+        __ts::put(&mut object, "recursive", &self.recursive)?;
+        __ts::Ok(object)
+    }
+    fn from_object(
+        mut object: __ts::Object,
+    ) -> __ts::Result<Self, __ts::serde_json::Error> {
+        __ts::Ok(Self {
+            query: __ts::take(&mut object, "query")?,
+            limit: __ts::take_some(&mut object, "limit")?,
+            offset: __ts::take_some(&mut object, "offset")?,
+            vault: __ts::take_some(&mut object, "vault")?,
+            overwrite: __ts::take_some(&mut object, "overwrite")?,
+            text: __ts::take(&mut object, "text")?,
+            mode: __ts::take_some(&mut object, "mode")?,
+            date: __ts::take_some(&mut object, "date")?,
+            score: __ts::take_some(&mut object, "score")?,
+            tags: __ts::take_some(&mut object, "tags")?,
+            recursive: __ts::take_or(
+                &mut object,
+                "recursive",
+                Self::__default_recursive,
+            )?,
+        })
+    }
+}
+impl __ts::Serialize for NotesmdCliSearchArgs {
+    fn serialize<S: __ts::Serializer>(
+        &self,
+        serializer: S,
+    ) -> __ts::Result<S::Ok, S::Error> {
+        __ts::serialize_object(self, serializer)
+    }
+}
+impl<'de> __ts::Deserialize<'de> for NotesmdCliSearchArgs {
+    fn deserialize<D: __ts::Deserializer<'de>>(
+        deserializer: D,
+    ) -> __ts::Result<Self, D::Error> {
+        __ts::deserialize_object(deserializer)
+    }
+}
 /// `NotesmdCliSearchArgsMode`: a string, one of `fast`, `deep-scan`, `2pass`.
-#[allow(clippy::doc_markdown)]
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    __ts::Serialize,
-    __ts::Deserialize
-)]
-#[serde(crate = "::toolsmith::__private::serde")]
+#[allow(clippy::doc_markdown, dead_code)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum NotesmdCliSearchArgsMode {
     /// `fast`
-    #[serde(rename = "fast")]
     Fast,
     /// `deep-scan`
-    #[serde(rename = "deep-scan")]
     DeepScan,
     /// `2pass`
-    #[serde(rename = "2pass")]
     V2pass,
 }
 impl NotesmdCliSearchArgsMode {
+    const WIRE: &'static [&'static str] = &["fast", "deep-scan", "2pass"];
+    const ALL: &'static [Self] = &[Self::Fast, Self::DeepScan, Self::V2pass];
     /// The wire value.
+    #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Fast => "fast",
@@ -99,107 +119,81 @@ impl ::std::fmt::Display for NotesmdCliSearchArgsMode {
 }
 impl ::std::str::FromStr for NotesmdCliSearchArgsMode {
     type Err = __ts::String;
-    #[allow(clippy::uninlined_format_args)]
     fn from_str(s: &str) -> __ts::Result<Self, Self::Err> {
-        match s {
-            "fast" => __ts::Ok(Self::Fast),
-            "deep-scan" => __ts::Ok(Self::DeepScan),
-            "2pass" => __ts::Ok(Self::V2pass),
-            _ => {
-                __ts::Err(
-                    ::std::format!("unknown NotesmdCliSearchArgsMode value: {}", s),
-                )
-            }
-        }
+        __ts::enum_index(s, "NotesmdCliSearchArgsMode", Self::WIRE).map(|i| Self::ALL[i])
+    }
+}
+impl __ts::Serialize for NotesmdCliSearchArgsMode {
+    fn serialize<S: __ts::Serializer>(
+        &self,
+        serializer: S,
+    ) -> __ts::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> __ts::Deserialize<'de> for NotesmdCliSearchArgsMode {
+    fn deserialize<D: __ts::Deserializer<'de>>(
+        deserializer: D,
+    ) -> __ts::Result<Self, D::Error> {
+        __ts::deserialize_enum(deserializer, Self::WIRE).map(|i| Self::ALL[i])
     }
 }
 impl __ts::ArgValue for NotesmdCliSearchArgsMode {
     fn arg_text(&self) -> __ts::Option<__ts::String> {
-        __ts::Some(::std::string::ToString::to_string(self.as_str()))
+        __ts::Some(__ts::String::from(self.as_str()))
     }
 }
 impl __ts::Tool for NotesmdCliSearchArgs {
     const NAME: &'static str = "notesmd_cli_search";
     const DESCRIPTION: &'static str = "Search notes.\nReturns matching lines.";
     fn parameters() -> &'static __ts::serde_json::Value {
-        static SCHEMA: __ts::SchemaText = __ts::SchemaText::new(
-            "{\"type\":\"object\",\"properties\":{\"query\":{\"type\":\"string\",\"description\":\"What to look for.\"},\"limit\":{\"type\":\"integer\",\"minimum\":0},\"offset\":{\"type\":\"integer\"},\"vault\":{\"type\":\"string\"},\"overwrite\":{\"type\":\"boolean\"},\"text\":{\"type\":\"string\"},\"mode\":{\"type\":\"string\",\"enum\":[\"fast\",\"deep-scan\",\"2pass\"]},\"date\":{\"type\":\"string\"},\"score\":{\"type\":\"number\"},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"recursive\":{\"type\":\"boolean\",\"default\":true}},\"required\":[\"query\",\"text\"]}",
-        );
-        SCHEMA.get()
+        __BINDINGS.parameters(0)
     }
     fn invocation(&self) -> __ts::Result<__ts::Invocation, __ts::ArgvError> {
-        static SPECS: __ts::ChaiSpecs = __ts::ChaiSpecs::new(
-            "[{\"version\":\"legacy\",\"binary\":\"notesmd-cli\",\"subcommand\":\"search\",\"args\":[{\"param\":\"query\",\"kind\":\"positional\"},{\"param\":\"text\",\"kind\":\"positional\",\"normalizeNewlines\":true},{\"param\":\"limit\",\"kind\":\"flag\"},{\"param\":\"offset\",\"kind\":\"flag\"},{\"param\":\"vault\",\"kind\":\"flag\",\"flag\":\"vault-name\"},{\"param\":\"overwrite\",\"kind\":\"flagifboolean\",\"flagIfTrue\":\"--overwrite\",\"flagIfFalse\":\"--append\"},{\"param\":\"mode\",\"kind\":\"flag\"},{\"param\":\"date\",\"kind\":\"flag\",\"resolveCommand\":{\"script\":{\"script\":\"resolve-date\",\"args\":[\"$param\"]}}},{\"param\":\"score\",\"kind\":\"flag\"},{\"param\":\"tags\",\"kind\":\"flag\"},{\"param\":\"recursive\",\"kind\":\"flagifboolean\",\"flagIfTrue\":\"-r\"},{\"param\":\"color\",\"kind\":\"flagifboolean\",\"flagIfFalse\":\"--no-color\"}]}]",
-        );
-        __ts::chai_invocation(
-            <Self as __ts::Tool>::NAME,
-            SPECS.get(),
-            self,
-            MANIFEST_DIR,
-        )
+        __BINDINGS.invocation(0, __ts::JsonObject::to_object(self))
     }
 }
 #[allow(dead_code)]
 impl NotesmdCliSearchArgs {
     /// The command the call would run, without a policy: `binaryWrapper`,
-    /// binary, subcommand tokens, then the mapped arguments (path values
-    /// as given: the runtime resolves them in its sandbox; temp files as
+    /// binary, subcommand tokens, then the mapped arguments (path values as
+    /// given: the runtime resolves them in its sandbox; temp files as
     /// `$TEMPFILE{param}`; resolvers as `$(their argv)`).
+    ///
+    /// # Errors
+    ///
+    /// When the arguments cannot become a command (see `ArgvError`).
     pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, __ts::ArgvError> {
-        __ts::chai_argv(&__ts::Tool::invocation(self)?)
+        __BINDINGS.argv(0, __ts::JsonObject::to_object(self))
     }
 }
 /// Arguments of the `shapes-tool` tool.
-#[allow(clippy::doc_markdown)]
-#[derive(Debug, Clone, PartialEq, __ts::Serialize, __ts::Deserialize)]
-#[serde(crate = "::toolsmith::__private::serde")]
-#[serde(deny_unknown_fields)]
+#[allow(clippy::doc_markdown, dead_code)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ShapesToolArgs {
     /// A keyword as a field.
-    #[allow(clippy::doc_markdown)]
-    #[serde(rename = "type")]
     pub type_: __ts::String,
     /// `dryRun`: boolean (optional).
-    #[allow(clippy::doc_markdown)]
-    #[serde(rename = "dryRun")]
-    #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub dry_run: __ts::Option<bool>,
     /// A nested object.
-    #[allow(clippy::doc_markdown)]
-    #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub filter: __ts::Option<ShapesToolArgsFilter>,
     /// `point`: object (optional).
-    #[allow(clippy::doc_markdown)]
-    #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub point: __ts::Option<ShapesToolPoint>,
     /// `labels`: object (optional).
-    #[allow(clippy::doc_markdown)]
-    #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub labels: __ts::Option<::std::collections::BTreeMap<__ts::String, i64>>,
     /// `extra`: object (optional).
-    #[allow(clippy::doc_markdown)]
-    #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub extra: __ts::Option<
         __ts::serde_json::Map<__ts::String, __ts::serde_json::Value>,
     >,
     /// `anything`: any JSON value (optional).
-    #[allow(clippy::doc_markdown)]
-    #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub anything: __ts::Option<__ts::serde_json::Value>,
     /// `maybe`: string (optional).
-    #[allow(clippy::doc_markdown)]
     pub maybe: __ts::Option<__ts::String>,
     /// `choice`: any JSON value (optional).
-    #[allow(clippy::doc_markdown)]
-    #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub choice: __ts::Option<__ts::serde_json::Value>,
     /// `size`: integer.
-    #[allow(clippy::doc_markdown)]
-    #[serde(default = "ShapesToolArgs::__default_size")]
     pub size: i64,
     /// `unit`: string, one of the enum's values.
-    #[allow(clippy::doc_markdown)]
-    #[serde(default = "ShapesToolArgs::__default_unit")]
     pub unit: ShapesToolArgsUnit,
 }
 impl ShapesToolArgs {
@@ -212,19 +206,111 @@ impl ShapesToolArgs {
         ShapesToolArgsUnit::Cm
     }
 }
+impl __ts::JsonObject for ShapesToolArgs {
+    fn to_object(&self) -> __ts::Result<__ts::Object, __ts::serde_json::Error> {
+        let mut object = __ts::Object::new();
+        __ts::put(&mut object, "type", &self.type_)?;
+        __ts::put_some(&mut object, "dryRun", &self.dry_run)?;
+        __ts::put_some(&mut object, "filter", &self.filter)?;
+        __ts::put_some(&mut object, "point", &self.point)?;
+        __ts::put_some(&mut object, "labels", &self.labels)?;
+        __ts::put_some(&mut object, "extra", &self.extra)?;
+        __ts::put_some(&mut object, "anything", &self.anything)?;
+        __ts::put(&mut object, "maybe", &self.maybe)?;
+        __ts::put_some(&mut object, "choice", &self.choice)?;
+        __ts::put(&mut object, "size", &self.size)?;
+        __ts::put(&mut object, "unit", &self.unit)?;
+        __ts::Ok(object)
+    }
+    fn from_object(
+        mut object: __ts::Object,
+    ) -> __ts::Result<Self, __ts::serde_json::Error> {
+        __ts::deny_unknown(
+            &object,
+            &[
+                "type",
+                "dryRun",
+                "filter",
+                "point",
+                "labels",
+                "extra",
+                "anything",
+                "maybe",
+                "choice",
+                "size",
+                "unit",
+            ],
+        )?;
+        __ts::Ok(Self {
+            type_: __ts::take(&mut object, "type")?,
+            dry_run: __ts::take_some(&mut object, "dryRun")?,
+            filter: __ts::take_some(&mut object, "filter")?,
+            point: __ts::take_some(&mut object, "point")?,
+            labels: __ts::take_some(&mut object, "labels")?,
+            extra: __ts::take_some(&mut object, "extra")?,
+            anything: __ts::take_some(&mut object, "anything")?,
+            maybe: __ts::take_some(&mut object, "maybe")?,
+            choice: __ts::take_some(&mut object, "choice")?,
+            size: __ts::take_or(&mut object, "size", Self::__default_size)?,
+            unit: __ts::take_or(&mut object, "unit", Self::__default_unit)?,
+        })
+    }
+}
+impl __ts::Serialize for ShapesToolArgs {
+    fn serialize<S: __ts::Serializer>(
+        &self,
+        serializer: S,
+    ) -> __ts::Result<S::Ok, S::Error> {
+        __ts::serialize_object(self, serializer)
+    }
+}
+impl<'de> __ts::Deserialize<'de> for ShapesToolArgs {
+    fn deserialize<D: __ts::Deserializer<'de>>(
+        deserializer: D,
+    ) -> __ts::Result<Self, D::Error> {
+        __ts::deserialize_object(deserializer)
+    }
+}
 /// A nested object.
-#[allow(clippy::doc_markdown)]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, __ts::Serialize, __ts::Deserialize)]
-#[serde(crate = "::toolsmith::__private::serde")]
-#[serde(deny_unknown_fields)]
+#[allow(clippy::doc_markdown, dead_code)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ShapesToolArgsFilter {
     /// `field`: string.
-    #[allow(clippy::doc_markdown)]
     pub field: __ts::String,
     /// `op`: string, one of the enum's values (optional).
-    #[allow(clippy::doc_markdown)]
-    #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub op: __ts::Option<ShapesToolArgsFilterOp>,
+}
+impl __ts::JsonObject for ShapesToolArgsFilter {
+    fn to_object(&self) -> __ts::Result<__ts::Object, __ts::serde_json::Error> {
+        let mut object = __ts::Object::new();
+        __ts::put(&mut object, "field", &self.field)?;
+        __ts::put_some(&mut object, "op", &self.op)?;
+        __ts::Ok(object)
+    }
+    fn from_object(
+        mut object: __ts::Object,
+    ) -> __ts::Result<Self, __ts::serde_json::Error> {
+        __ts::deny_unknown(&object, &["field", "op"])?;
+        __ts::Ok(Self {
+            field: __ts::take(&mut object, "field")?,
+            op: __ts::take_some(&mut object, "op")?,
+        })
+    }
+}
+impl __ts::Serialize for ShapesToolArgsFilter {
+    fn serialize<S: __ts::Serializer>(
+        &self,
+        serializer: S,
+    ) -> __ts::Result<S::Ok, S::Error> {
+        __ts::serialize_object(self, serializer)
+    }
+}
+impl<'de> __ts::Deserialize<'de> for ShapesToolArgsFilter {
+    fn deserialize<D: __ts::Deserializer<'de>>(
+        deserializer: D,
+    ) -> __ts::Result<Self, D::Error> {
+        __ts::deserialize_object(deserializer)
+    }
 }
 impl __ts::ArgValue for ShapesToolArgsFilter {
     fn arg_text(&self) -> __ts::Option<__ts::String> {
@@ -232,30 +318,19 @@ impl __ts::ArgValue for ShapesToolArgsFilter {
     }
 }
 /// `ShapesToolArgsFilterOp`: a string, one of `eq`, `ne`.
-#[allow(clippy::doc_markdown)]
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    __ts::Serialize,
-    __ts::Deserialize
-)]
-#[serde(crate = "::toolsmith::__private::serde")]
+#[allow(clippy::doc_markdown, dead_code)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ShapesToolArgsFilterOp {
     /// `eq`
-    #[serde(rename = "eq")]
     Eq,
     /// `ne`
-    #[serde(rename = "ne")]
     Ne,
 }
 impl ShapesToolArgsFilterOp {
+    const WIRE: &'static [&'static str] = &["eq", "ne"];
+    const ALL: &'static [Self] = &[Self::Eq, Self::Ne];
     /// The wire value.
+    #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Eq => "eq",
@@ -270,31 +345,69 @@ impl ::std::fmt::Display for ShapesToolArgsFilterOp {
 }
 impl ::std::str::FromStr for ShapesToolArgsFilterOp {
     type Err = __ts::String;
-    #[allow(clippy::uninlined_format_args)]
     fn from_str(s: &str) -> __ts::Result<Self, Self::Err> {
-        match s {
-            "eq" => __ts::Ok(Self::Eq),
-            "ne" => __ts::Ok(Self::Ne),
-            _ => __ts::Err(::std::format!("unknown ShapesToolArgsFilterOp value: {}", s)),
-        }
+        __ts::enum_index(s, "ShapesToolArgsFilterOp", Self::WIRE).map(|i| Self::ALL[i])
+    }
+}
+impl __ts::Serialize for ShapesToolArgsFilterOp {
+    fn serialize<S: __ts::Serializer>(
+        &self,
+        serializer: S,
+    ) -> __ts::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> __ts::Deserialize<'de> for ShapesToolArgsFilterOp {
+    fn deserialize<D: __ts::Deserializer<'de>>(
+        deserializer: D,
+    ) -> __ts::Result<Self, D::Error> {
+        __ts::deserialize_enum(deserializer, Self::WIRE).map(|i| Self::ALL[i])
     }
 }
 impl __ts::ArgValue for ShapesToolArgsFilterOp {
     fn arg_text(&self) -> __ts::Option<__ts::String> {
-        __ts::Some(::std::string::ToString::to_string(self.as_str()))
+        __ts::Some(__ts::String::from(self.as_str()))
     }
 }
 /// `ShapesToolPoint`: a JSON object.
-#[allow(clippy::doc_markdown)]
-#[derive(Debug, Clone, PartialEq, __ts::Serialize, __ts::Deserialize)]
-#[serde(crate = "::toolsmith::__private::serde")]
+#[allow(clippy::doc_markdown, dead_code)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ShapesToolPoint {
     /// `x`: number.
-    #[allow(clippy::doc_markdown)]
     pub x: f64,
     /// `y`: number.
-    #[allow(clippy::doc_markdown)]
     pub y: f64,
+}
+impl __ts::JsonObject for ShapesToolPoint {
+    fn to_object(&self) -> __ts::Result<__ts::Object, __ts::serde_json::Error> {
+        let mut object = __ts::Object::new();
+        __ts::put(&mut object, "x", &self.x)?;
+        __ts::put(&mut object, "y", &self.y)?;
+        __ts::Ok(object)
+    }
+    fn from_object(
+        mut object: __ts::Object,
+    ) -> __ts::Result<Self, __ts::serde_json::Error> {
+        __ts::Ok(Self {
+            x: __ts::take(&mut object, "x")?,
+            y: __ts::take(&mut object, "y")?,
+        })
+    }
+}
+impl __ts::Serialize for ShapesToolPoint {
+    fn serialize<S: __ts::Serializer>(
+        &self,
+        serializer: S,
+    ) -> __ts::Result<S::Ok, S::Error> {
+        __ts::serialize_object(self, serializer)
+    }
+}
+impl<'de> __ts::Deserialize<'de> for ShapesToolPoint {
+    fn deserialize<D: __ts::Deserializer<'de>>(
+        deserializer: D,
+    ) -> __ts::Result<Self, D::Error> {
+        __ts::deserialize_object(deserializer)
+    }
 }
 impl __ts::ArgValue for ShapesToolPoint {
     fn arg_text(&self) -> __ts::Option<__ts::String> {
@@ -302,30 +415,19 @@ impl __ts::ArgValue for ShapesToolPoint {
     }
 }
 /// `ShapesToolArgsUnit`: a string, one of `cm`, `in`.
-#[allow(clippy::doc_markdown)]
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    __ts::Serialize,
-    __ts::Deserialize
-)]
-#[serde(crate = "::toolsmith::__private::serde")]
+#[allow(clippy::doc_markdown, dead_code)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ShapesToolArgsUnit {
     /// `cm`
-    #[serde(rename = "cm")]
     Cm,
     /// `in`
-    #[serde(rename = "in")]
     In,
 }
 impl ShapesToolArgsUnit {
+    const WIRE: &'static [&'static str] = &["cm", "in"];
+    const ALL: &'static [Self] = &[Self::Cm, Self::In];
     /// The wire value.
+    #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Cm => "cm",
@@ -340,129 +442,172 @@ impl ::std::fmt::Display for ShapesToolArgsUnit {
 }
 impl ::std::str::FromStr for ShapesToolArgsUnit {
     type Err = __ts::String;
-    #[allow(clippy::uninlined_format_args)]
     fn from_str(s: &str) -> __ts::Result<Self, Self::Err> {
-        match s {
-            "cm" => __ts::Ok(Self::Cm),
-            "in" => __ts::Ok(Self::In),
-            _ => __ts::Err(::std::format!("unknown ShapesToolArgsUnit value: {}", s)),
-        }
+        __ts::enum_index(s, "ShapesToolArgsUnit", Self::WIRE).map(|i| Self::ALL[i])
+    }
+}
+impl __ts::Serialize for ShapesToolArgsUnit {
+    fn serialize<S: __ts::Serializer>(
+        &self,
+        serializer: S,
+    ) -> __ts::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> __ts::Deserialize<'de> for ShapesToolArgsUnit {
+    fn deserialize<D: __ts::Deserializer<'de>>(
+        deserializer: D,
+    ) -> __ts::Result<Self, D::Error> {
+        __ts::deserialize_enum(deserializer, Self::WIRE).map(|i| Self::ALL[i])
     }
 }
 impl __ts::ArgValue for ShapesToolArgsUnit {
     fn arg_text(&self) -> __ts::Option<__ts::String> {
-        __ts::Some(::std::string::ToString::to_string(self.as_str()))
+        __ts::Some(__ts::String::from(self.as_str()))
     }
 }
 impl __ts::Tool for ShapesToolArgs {
     const NAME: &'static str = "shapes-tool";
     const DESCRIPTION: &'static str = "";
     fn parameters() -> &'static __ts::serde_json::Value {
-        static SCHEMA: __ts::SchemaText = __ts::SchemaText::new(
-            "{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"A keyword as a field.\"},\"dryRun\":{\"type\":\"boolean\"},\"filter\":{\"type\":\"object\",\"description\":\"A nested object.\",\"properties\":{\"field\":{\"type\":\"string\"},\"op\":{\"enum\":[\"eq\",\"ne\"]}},\"required\":[\"field\"],\"additionalProperties\":false},\"point\":{\"$ref\":\"#/$defs/point\"},\"labels\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"integer\"}},\"extra\":{\"type\":\"object\"},\"anything\":{},\"maybe\":{\"type\":[\"string\",\"null\"]},\"choice\":{\"oneOf\":[{\"type\":\"string\"},{\"type\":\"integer\"}]},\"size\":{\"type\":\"integer\",\"default\":10},\"unit\":{\"type\":\"string\",\"enum\":[\"cm\",\"in\"],\"default\":\"cm\"}},\"required\":[\"type\",\"maybe\"],\"additionalProperties\":false,\"$defs\":{\"point\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"number\"},\"y\":{\"type\":\"number\"}},\"required\":[\"x\",\"y\"]}}}",
-        );
-        SCHEMA.get()
+        __BINDINGS.parameters(1)
     }
     fn invocation(&self) -> __ts::Result<__ts::Invocation, __ts::ArgvError> {
-        static SPECS: __ts::ChaiSpecs = __ts::ChaiSpecs::new(
-            "[{\"version\":\"legacy\",\"binary\":\"shapes\",\"subcommand\":\"draw\",\"args\":[{\"param\":\"type\",\"kind\":\"positional\"}]}]",
-        );
-        __ts::chai_invocation(
-            <Self as __ts::Tool>::NAME,
-            SPECS.get(),
-            self,
-            MANIFEST_DIR,
-        )
+        __BINDINGS.invocation(1, __ts::JsonObject::to_object(self))
     }
 }
 #[allow(dead_code)]
 impl ShapesToolArgs {
     /// The command the call would run, without a policy: `binaryWrapper`,
-    /// binary, subcommand tokens, then the mapped arguments (path values
-    /// as given: the runtime resolves them in its sandbox; temp files as
+    /// binary, subcommand tokens, then the mapped arguments (path values as
+    /// given: the runtime resolves them in its sandbox; temp files as
     /// `$TEMPFILE{param}`; resolvers as `$(their argv)`).
+    ///
+    /// # Errors
+    ///
+    /// When the arguments cannot become a command (see `ArgvError`).
     pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, __ts::ArgvError> {
-        __ts::chai_argv(&__ts::Tool::invocation(self)?)
+        __BINDINGS.argv(1, __ts::JsonObject::to_object(self))
     }
 }
 /// Weather.
-#[allow(clippy::doc_markdown)]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, __ts::Serialize, __ts::Deserialize)]
-#[serde(crate = "::toolsmith::__private::serde")]
+#[allow(clippy::doc_markdown, dead_code)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct GetWeatherArgs {
     /// `city`: string.
-    #[allow(clippy::doc_markdown)]
     pub city: __ts::String,
+}
+impl __ts::JsonObject for GetWeatherArgs {
+    fn to_object(&self) -> __ts::Result<__ts::Object, __ts::serde_json::Error> {
+        let mut object = __ts::Object::new();
+        __ts::put(&mut object, "city", &self.city)?;
+        __ts::Ok(object)
+    }
+    fn from_object(
+        mut object: __ts::Object,
+    ) -> __ts::Result<Self, __ts::serde_json::Error> {
+        __ts::Ok(Self {
+            city: __ts::take(&mut object, "city")?,
+        })
+    }
+}
+impl __ts::Serialize for GetWeatherArgs {
+    fn serialize<S: __ts::Serializer>(
+        &self,
+        serializer: S,
+    ) -> __ts::Result<S::Ok, S::Error> {
+        __ts::serialize_object(self, serializer)
+    }
+}
+impl<'de> __ts::Deserialize<'de> for GetWeatherArgs {
+    fn deserialize<D: __ts::Deserializer<'de>>(
+        deserializer: D,
+    ) -> __ts::Result<Self, D::Error> {
+        __ts::deserialize_object(deserializer)
+    }
 }
 impl __ts::Tool for GetWeatherArgs {
     const NAME: &'static str = "get_weather";
     const DESCRIPTION: &'static str = "Weather.";
     fn parameters() -> &'static __ts::serde_json::Value {
-        static SCHEMA: __ts::SchemaText = __ts::SchemaText::new(
-            "{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"}},\"required\":[\"city\"]}",
-        );
-        SCHEMA.get()
+        __BINDINGS.parameters(2)
     }
     fn invocation(&self) -> __ts::Result<__ts::Invocation, __ts::ArgvError> {
-        __ts::command_invocation(
-            <Self as __ts::Tool>::NAME,
-            "./tools/bin/get_weather",
-            &["--json"],
-            self,
-            &["TZ"],
-            __ts::Some(7u64),
-            MANIFEST_DIR,
-        )
+        __BINDINGS.invocation(2, __ts::JsonObject::to_object(self))
     }
 }
 #[allow(dead_code)]
 impl GetWeatherArgs {
     /// The `command` array as declared (the arguments go to stdin).
-    #[allow(clippy::unused_self, clippy::unnecessary_wraps)]
+    ///
+    /// # Errors
+    ///
+    /// When the arguments cannot become a command (see `ArgvError`).
     pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, __ts::ArgvError> {
-        __ts::Ok(
-            ::std::vec![
-                __ts::String::from("./tools/bin/get_weather"),
-                __ts::String::from("--json")
-            ],
-        )
+        __BINDINGS.argv(2, __ts::JsonObject::to_object(self))
     }
 }
 /// Disk usage.
-#[allow(clippy::doc_markdown)]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, __ts::Serialize, __ts::Deserialize)]
-#[serde(crate = "::toolsmith::__private::serde")]
+#[allow(clippy::doc_markdown, dead_code)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct DiskUsageArgs {
     /// `path`: string (optional).
-    #[allow(clippy::doc_markdown)]
-    #[serde(default, skip_serializing_if = "__ts::Option::is_none")]
     pub path: __ts::Option<__ts::String>,
+}
+impl __ts::JsonObject for DiskUsageArgs {
+    fn to_object(&self) -> __ts::Result<__ts::Object, __ts::serde_json::Error> {
+        let mut object = __ts::Object::new();
+        __ts::put_some(&mut object, "path", &self.path)?;
+        __ts::Ok(object)
+    }
+    fn from_object(
+        mut object: __ts::Object,
+    ) -> __ts::Result<Self, __ts::serde_json::Error> {
+        __ts::Ok(Self {
+            path: __ts::take_some(&mut object, "path")?,
+        })
+    }
+}
+impl __ts::Serialize for DiskUsageArgs {
+    fn serialize<S: __ts::Serializer>(
+        &self,
+        serializer: S,
+    ) -> __ts::Result<S::Ok, S::Error> {
+        __ts::serialize_object(self, serializer)
+    }
+}
+impl<'de> __ts::Deserialize<'de> for DiskUsageArgs {
+    fn deserialize<D: __ts::Deserializer<'de>>(
+        deserializer: D,
+    ) -> __ts::Result<Self, D::Error> {
+        __ts::deserialize_object(deserializer)
+    }
 }
 impl __ts::Tool for DiskUsageArgs {
     const NAME: &'static str = "disk_usage";
     const DESCRIPTION: &'static str = "Disk usage.";
     fn parameters() -> &'static __ts::serde_json::Value {
-        static SCHEMA: __ts::SchemaText = __ts::SchemaText::new(
-            "{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"}},\"required\":[]}",
-        );
-        SCHEMA.get()
+        __BINDINGS.parameters(3)
     }
     fn invocation(&self) -> __ts::Result<__ts::Invocation, __ts::ArgvError> {
-        __ts::describe_invocation(
-            <Self as __ts::Tool>::NAME,
-            "./tools/disk_usage.sh",
-            self,
-            MANIFEST_DIR,
-        )
+        __BINDINGS.invocation(3, __ts::JsonObject::to_object(self))
     }
 }
 #[allow(dead_code)]
 impl DiskUsageArgs {
     /// `[path, json]`: the executable and the arguments as one JSON argument.
+    ///
+    /// # Errors
+    ///
+    /// When the arguments cannot become a command (see `ArgvError`).
     pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, __ts::ArgvError> {
-        __ts::Ok(__ts::Tool::invocation(self)?.argv())
+        __BINDINGS.argv(3, __ts::JsonObject::to_object(self))
     }
 }
+static __BINDINGS: __ts::Bindings = __ts::Bindings::new(
+    "[{\"name\":\"notesmd_cli_search\",\"description\":\"Search notes.\\nReturns matching lines.\",\"parameters\":{\"type\":\"object\",\"properties\":{\"query\":{\"type\":\"string\",\"description\":\"What to look for.\"},\"limit\":{\"type\":\"integer\",\"minimum\":0},\"offset\":{\"type\":\"integer\"},\"vault\":{\"type\":\"string\"},\"overwrite\":{\"type\":\"boolean\"},\"text\":{\"type\":\"string\"},\"mode\":{\"type\":\"string\",\"enum\":[\"fast\",\"deep-scan\",\"2pass\"]},\"date\":{\"type\":\"string\"},\"score\":{\"type\":\"number\"},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"recursive\":{\"type\":\"boolean\",\"default\":true}},\"required\":[\"query\",\"text\"]},\"run\":{\"chai\":[{\"version\":\"legacy\",\"binary\":\"notesmd-cli\",\"subcommand\":\"search\",\"args\":[{\"param\":\"query\",\"kind\":\"positional\"},{\"param\":\"text\",\"kind\":\"positional\",\"normalizeNewlines\":true},{\"param\":\"limit\",\"kind\":\"flag\"},{\"param\":\"offset\",\"kind\":\"flag\"},{\"param\":\"vault\",\"kind\":\"flag\",\"flag\":\"vault-name\"},{\"param\":\"overwrite\",\"kind\":\"flagifboolean\",\"flagIfTrue\":\"--overwrite\",\"flagIfFalse\":\"--append\"},{\"param\":\"mode\",\"kind\":\"flag\"},{\"param\":\"date\",\"kind\":\"flag\",\"resolveCommand\":{\"script\":{\"script\":\"resolve-date\",\"args\":[\"$param\"]}}},{\"param\":\"score\",\"kind\":\"flag\"},{\"param\":\"tags\",\"kind\":\"flag\"},{\"param\":\"recursive\",\"kind\":\"flagifboolean\",\"flagIfTrue\":\"-r\"},{\"param\":\"color\",\"kind\":\"flagifboolean\",\"flagIfFalse\":\"--no-color\"}]}]}},{\"name\":\"shapes-tool\",\"description\":\"\",\"parameters\":{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"A keyword as a field.\"},\"dryRun\":{\"type\":\"boolean\"},\"filter\":{\"type\":\"object\",\"description\":\"A nested object.\",\"properties\":{\"field\":{\"type\":\"string\"},\"op\":{\"enum\":[\"eq\",\"ne\"]}},\"required\":[\"field\"],\"additionalProperties\":false},\"point\":{\"$ref\":\"#/$defs/point\"},\"labels\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"integer\"}},\"extra\":{\"type\":\"object\"},\"anything\":{},\"maybe\":{\"type\":[\"string\",\"null\"]},\"choice\":{\"oneOf\":[{\"type\":\"string\"},{\"type\":\"integer\"}]},\"size\":{\"type\":\"integer\",\"default\":10},\"unit\":{\"type\":\"string\",\"enum\":[\"cm\",\"in\"],\"default\":\"cm\"}},\"required\":[\"type\",\"maybe\"],\"additionalProperties\":false,\"$defs\":{\"point\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"number\"},\"y\":{\"type\":\"number\"}},\"required\":[\"x\",\"y\"]}}},\"run\":{\"chai\":[{\"version\":\"legacy\",\"binary\":\"shapes\",\"subcommand\":\"draw\",\"args\":[{\"param\":\"type\",\"kind\":\"positional\"}]}]}},{\"name\":\"get_weather\",\"description\":\"Weather.\",\"parameters\":{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"}},\"required\":[\"city\"]},\"run\":{\"command\":{\"program\":\"./tools/bin/get_weather\",\"args\":[\"--json\"],\"command\":[\"./tools/bin/get_weather\",\"--json\"],\"env\":[\"TZ\"],\"timeout\":7}}},{\"name\":\"disk_usage\",\"description\":\"Disk usage.\",\"parameters\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"}},\"required\":[]},\"run\":{\"describe\":{\"program\":\"./tools/disk_usage.sh\"}}}]",
+    MANIFEST_DIR,
+);
 /// A call of one of the manifest's tools, with typed arguments.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ToolCall {
@@ -479,34 +624,40 @@ pub enum ToolCall {
 impl ToolCall {
     /// Parses a model's call: the name must be one of the manifest's
     /// tools, the arguments (JSON text) must satisfy its schema.
+    ///
+    /// # Errors
+    ///
+    /// An unknown tool, arguments that are not JSON, or that do not
+    /// satisfy the tool's schema or fit its type.
     #[allow(clippy::match_single_binding)]
     pub fn parse(name: &str, arguments: &str) -> __ts::Result<Self, __ts::CallError> {
-        let _ = arguments;
-        match name {
-            "notesmd_cli_search" => {
-                static VALIDATOR: __ts::CompiledSchema = __ts::CompiledSchema::new();
-                __ts::parse_call::<NotesmdCliSearchArgs>(arguments, &VALIDATOR)
-                    .map(Self::NotesmdCliSearch)
-            }
-            "shapes-tool" => {
-                static VALIDATOR: __ts::CompiledSchema = __ts::CompiledSchema::new();
-                __ts::parse_call::<ShapesToolArgs>(arguments, &VALIDATOR)
-                    .map(Self::ShapesTool)
-            }
-            "get_weather" => {
-                static VALIDATOR: __ts::CompiledSchema = __ts::CompiledSchema::new();
-                __ts::parse_call::<GetWeatherArgs>(arguments, &VALIDATOR)
-                    .map(Self::GetWeather)
-            }
-            "disk_usage" => {
-                static VALIDATOR: __ts::CompiledSchema = __ts::CompiledSchema::new();
-                __ts::parse_call::<DiskUsageArgs>(arguments, &VALIDATOR)
-                    .map(Self::DiskUsage)
-            }
-            _ => __ts::Err(__ts::CallError::UnknownTool(__ts::String::from(name))),
-        }
+        let (index, object) = __BINDINGS.parse(name, arguments)?;
+        __BINDINGS
+            .typed(
+                index,
+                match index {
+                    0 => {
+                        <NotesmdCliSearchArgs as __ts::JsonObject>::from_object(object)
+                            .map(Self::NotesmdCliSearch)
+                    }
+                    1 => {
+                        <ShapesToolArgs as __ts::JsonObject>::from_object(object)
+                            .map(Self::ShapesTool)
+                    }
+                    2 => {
+                        <GetWeatherArgs as __ts::JsonObject>::from_object(object)
+                            .map(Self::GetWeather)
+                    }
+                    3 => {
+                        <DiskUsageArgs as __ts::JsonObject>::from_object(object)
+                            .map(Self::DiskUsage)
+                    }
+                    _ => __ts::Err(__ts::Bindings::no_tool(object)),
+                },
+            )
     }
     /// The tool's wire name.
+    #[must_use]
     pub fn name(&self) -> &'static str {
         match self {
             Self::NotesmdCliSearch(_) => <NotesmdCliSearchArgs as __ts::Tool>::NAME,
@@ -516,6 +667,10 @@ impl ToolCall {
         }
     }
     /// How to run the call.
+    ///
+    /// # Errors
+    ///
+    /// When the arguments cannot become a command (see `ArgvError`).
     pub fn invocation(&self) -> __ts::Result<__ts::Invocation, __ts::ArgvError> {
         match self {
             Self::NotesmdCliSearch(args) => __ts::Tool::invocation(args),
@@ -525,18 +680,24 @@ impl ToolCall {
         }
     }
     /// The arguments as JSON.
+    #[must_use]
     pub fn arguments(&self) -> __ts::serde_json::Value {
-        match self {
-            Self::NotesmdCliSearch(args) => __ts::to_arguments(args),
-            Self::ShapesTool(args) => __ts::to_arguments(args),
-            Self::GetWeather(args) => __ts::to_arguments(args),
-            Self::DiskUsage(args) => __ts::to_arguments(args),
-        }
+        __ts::object_value(
+            match self {
+                Self::NotesmdCliSearch(args) => __ts::JsonObject::to_object(args),
+                Self::ShapesTool(args) => __ts::JsonObject::to_object(args),
+                Self::GetWeather(args) => __ts::JsonObject::to_object(args),
+                Self::DiskUsage(args) => __ts::JsonObject::to_object(args),
+            },
+        )
     }
     /// What the call would run under `runtime`'s policy (program, argv,
     /// stdin, working directory, temp files, output pipeline), without
     /// running it; `runtime.run_plan(plan)` runs exactly that.
-    #[allow(dead_code)]
+    ///
+    /// # Errors
+    ///
+    /// The runtime's refusal.
     pub fn plan(
         &self,
         runtime: &__ts::Runtime,
@@ -544,7 +705,10 @@ impl ToolCall {
         runtime.plan(self)
     }
     /// Runs the call: `runtime.run_call(self)`.
-    #[allow(dead_code)]
+    ///
+    /// # Errors
+    ///
+    /// The runtime's refusal.
     pub fn run(
         &self,
         runtime: &__ts::Runtime,
@@ -582,14 +746,9 @@ impl ::std::convert::From<DiskUsageArgs> for ToolCall {
 }
 /// The tools as a model expects them (the `OpenAI` function-tool shape).
 #[allow(dead_code)]
+#[must_use]
 pub fn definitions() -> __ts::serde_json::Value {
-    __ts::serde_json::Value::Array(
-        ::std::vec![
-            < NotesmdCliSearchArgs as __ts::Tool > ::definition(), < ShapesToolArgs as
-            __ts::Tool > ::definition(), < GetWeatherArgs as __ts::Tool > ::definition(),
-            < DiskUsageArgs as __ts::Tool > ::definition()
-        ],
-    )
+    __BINDINGS.definitions()
 }
 /// The manifest's allowlist: binary → allowed subcommands.
 #[allow(dead_code)]

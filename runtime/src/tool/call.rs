@@ -78,24 +78,35 @@ pub fn parse_call<T: Tool + DeserializeOwned>(
     arguments: &str,
     validator: &CompiledSchema,
 ) -> Result<T, CallError> {
-    let tool = || T::NAME.to_owned();
+    let value = check_arguments(T::NAME, arguments, T::parameters(), validator)?;
+    serde_json::from_value(value).map_err(|e| deserialize_error(T::NAME, &e.to_string()))
+}
+
+/// The arguments of a call of `tool` as JSON (an empty string counts as
+/// `{}`), checked against the tool's `schema` with the `validate` feature
+/// (every violation, with its JSON pointer).
+pub(crate) fn check_arguments(
+    tool: &str,
+    arguments: &str,
+    schema: &Value,
+    validator: &CompiledSchema,
+) -> Result<Value, CallError> {
     let value: Value = if arguments.trim().is_empty() {
         Value::Object(Default::default())
     } else {
         serde_json::from_str(arguments).map_err(|e| CallError::InvalidJson {
-            tool: tool(),
+            tool: tool.to_owned(),
             message: e.to_string(),
         })?
     };
     #[cfg(feature = "validate")]
     {
-        let validator =
-            validator
-                .get(T::parameters())
-                .map_err(|message| CallError::InvalidSchema {
-                    tool: tool(),
-                    message: message.to_owned(),
-                })?;
+        let validator = validator
+            .get(schema)
+            .map_err(|message| CallError::InvalidSchema {
+                tool: tool.to_owned(),
+                message: message.to_owned(),
+            })?;
         let violations: Vec<Violation> = validator
             .iter_errors(&value)
             .map(|e| Violation {
@@ -105,25 +116,33 @@ pub fn parse_call<T: Tool + DeserializeOwned>(
             .collect();
         if !violations.is_empty() {
             return Err(CallError::InvalidArguments {
-                tool: tool(),
+                tool: tool.to_owned(),
                 violations,
             });
         }
-        serde_json::from_value(value).map_err(|e| CallError::Deserialize {
-            tool: tool(),
-            message: e.to_string(),
-        })
     }
     #[cfg(not(feature = "validate"))]
-    {
-        let _ = validator;
-        serde_json::from_value(value).map_err(|e| CallError::InvalidArguments {
-            tool: tool(),
+    let _ = (schema, validator);
+    Ok(value)
+}
+
+/// Arguments that passed [`check_arguments`] but do not fit the tool's type:
+/// with `validate`, [`CallError::Deserialize`] (the schema said yes); without
+/// it, the typed deserialization is the check, so one violation at the root.
+pub(crate) fn deserialize_error(tool: &str, message: &str) -> CallError {
+    if cfg!(feature = "validate") {
+        CallError::Deserialize {
+            tool: tool.to_owned(),
+            message: message.to_owned(),
+        }
+    } else {
+        CallError::InvalidArguments {
+            tool: tool.to_owned(),
             violations: vec![Violation {
                 pointer: String::new(),
-                message: e.to_string(),
+                message: message.to_owned(),
             }],
-        })
+        }
     }
 }
 
