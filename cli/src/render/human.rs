@@ -299,7 +299,11 @@ mod tests {
             "duplicate key `é`",
         )
         .locate_shared(&source);
-        let out = render(&Diagnostics(vec![d]), 1, false);
+        let run = Run {
+            files: 1,
+            ..Run::default()
+        };
+        let out = render(&Diagnostics(vec![d]), &run, false);
         let excerpt = out.lines().nth(2).unwrap();
         assert!(excerpt.starts_with("1 | …yyy"), "{excerpt}");
         assert!(excerpt.ends_with(",\"é\":1}"), "{excerpt}");
@@ -316,7 +320,11 @@ mod tests {
         let source = Arc::new(Source::new("t.json", text.as_str()));
         let d = Finding::new(&DUPLICATE_KEY, Span::new(1, text.len() - 1), "/0", "long")
             .locate_shared(&source);
-        let out = render(&Diagnostics(vec![d]), 1, false);
+        let run = Run {
+            files: 1,
+            ..Run::default()
+        };
+        let out = render(&Diagnostics(vec![d]), &run, false);
         let excerpt = out.lines().nth(2).unwrap();
         assert!(excerpt.starts_with("1 | [\"zzz"), "{excerpt}");
         assert!(excerpt.ends_with('…'), "{excerpt}");

@@ -68,11 +68,14 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, body: &str, body_offset: usize) {
     unreferenced(ctx, &dir, body, &referenced);
 }
 
+/// A link being read: its destination, where it starts, and the extent of
+/// its text so far.
+type OpenLink = (String, usize, Option<(usize, usize)>);
+
 /// Links, images and folder paths in code spans, in body order.
 fn targets(body: &str, body_offset: usize) -> Vec<Target> {
     let mut out = Vec::new();
-    // (destination, start of the link, start and end of its text)
-    let mut open: Vec<(String, usize, Option<(usize, usize)>)> = Vec::new();
+    let mut open: Vec<OpenLink> = Vec::new();
     let parser = Parser::new_ext(body, Options::empty()).into_offset_iter();
     for (event, range) in parser {
         match event {
