@@ -15,7 +15,11 @@ fn a_plugin_skill_without_name_builds_under_claude_code_and_fails_under_codex() 
     let path = fixture("valid/claude-plugin/crucible/skills/review/SKILL.md");
     // Found from the plugin layout: Claude Code names the skill after its directory.
     let detected = expand_with(&path, "SKILL.md", ExpandOptions::default());
-    assert!(detected.result.is_ok(), "{:?}", detected.result);
+    let code = detected.result.expect("builds").to_string();
+    assert!(
+        code.contains("\"review\""),
+        "NAME is the directory's name: {code}"
+    );
     assert!(
         detected
             .warnings

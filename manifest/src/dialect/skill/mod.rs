@@ -234,6 +234,15 @@ pub fn check(
     doc.findings
         .extend(hosts::apply(std::mem::take(&mut ctx.findings), profiles));
     let (root, mut skill) = checked?;
+    // Claude Code names a skill without `name` after its directory.
+    if skill.name.is_empty()
+        && file == SkillFile::Folder
+        && profiles.contains(Profile::ClaudeCode)
+        && root.get("name").is_none()
+        && let Some(dir) = doc.path.parent().and_then(Path::file_name)
+    {
+        skill.name = dir.to_string_lossy().into_owned();
+    }
     doc.root = Some(root);
     for origin in [&mut skill.params_origin, &mut skill.returns_origin] {
         origin.source = Some(std::sync::Arc::clone(&doc.source));
