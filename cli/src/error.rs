@@ -43,6 +43,9 @@ pub enum Error {
         /// Why.
         source: std::io::Error,
     },
+    /// The `--exclude` patterns cannot be compiled together.
+    #[error("--exclude: {0}")]
+    Exclude(#[from] globset::Error),
     /// The directory walk failed on some entry.
     #[error("{0}")]
     Walk(#[from] ignore::Error),

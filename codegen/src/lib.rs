@@ -106,12 +106,18 @@ fn existing(paths: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
     paths.into_iter().filter(|p| p.is_file()).collect()
 }
 
+pub use toolsmith_manifest::Profiles;
+
 /// How an expansion treats what it cannot bind.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ExpandOptions {
     /// Leave out tools that cannot be bound instead of failing
     /// (`tools!("x.json", skip_unsupported)`).
     pub skip_unsupported: bool,
+    /// The skill profiles a skill file is checked under
+    /// (`skill!("SKILL.md", profile = claude_code)`); empty: found from where
+    /// the file lives, as `toolsmith lint` does.
+    pub profile: toolsmith_manifest::Profiles,
 }
 
 /// Loads the manifest or skill at `path` (printed as `display`) and generates
@@ -123,7 +129,7 @@ pub fn expand(path: &Path, display: &str) -> Expansion {
 /// [`expand`] with options.
 pub fn expand_with(path: &Path, display: &str, options: ExpandOptions) -> Expansion {
     if is_skill(path) {
-        expand_skill(path, display)
+        expand_skill(path, display, options)
     } else {
         expand_tools(path, display, options)
     }
@@ -266,14 +272,18 @@ fn recovered_names(diagnostics: &Diagnostics) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn expand_skill(path: &Path, display: &str) -> Expansion {
+fn expand_skill(path: &Path, display: &str, expand: ExpandOptions) -> Expansion {
     let input = Input {
         display: display.to_owned(),
         path: path.to_path_buf(),
     };
     let inputs = existing([path.to_path_buf()]);
     let stubs = skill_stubs();
-    let report = match lint::lint(std::slice::from_ref(&input), &Options::default()) {
+    let options = Options {
+        profile: expand.profile,
+        ..Options::default()
+    };
+    let report = match lint::lint(std::slice::from_ref(&input), &options) {
         Ok(report) => report,
         Err(e) => {
             let d = lint::detached(

@@ -80,9 +80,10 @@ fn valid_fixtures_generate_rust() {
 #[test]
 fn invalid_fixtures_fail_with_errors() {
     for case in fixture_cases("invalid") {
-        // A case that forces a chai version (`chai-version` file) is invalid
-        // only when linted with `--chai-version`; generation detects it.
-        if case.join("chai-version").is_file() {
+        // A case that forces a chai version (`chai-version` file) or skill
+        // profiles (`profile` file) is invalid only when linted with
+        // `--chai-version` / `--profile`; generation detects them.
+        if case.join("chai-version").is_file() || case.join("profile").is_file() {
             continue;
         }
         let results: Vec<_> = entry_points(&case)

@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
     ] {
         let mut doc = Document::from_bytes(path, Path::new(path), data, DEFAULT_MAX_SIZE);
         let options = Options {
-            profile,
+            profile: profile.into(),
             ..Options::default()
         };
         let _ = skill::check(&mut doc, &options, Some(&tools));

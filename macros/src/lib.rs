@@ -27,7 +27,12 @@ pub fn tools(input: TokenStream) -> TokenStream {
     expand(input)
 }
 
-/// Generates constants and types for a skill file.
+/// Generates constants and types for a skill file (path relative to
+/// `CARGO_MANIFEST_DIR`). The file is checked as `toolsmith lint` checks it:
+/// under the profile found from where it lives, or the one named with
+/// `skill!("SKILL.md", profile = claude_code)` (`default`, `strict`,
+/// `claude_code`, `claude_api`, `codex`, `copilot`, `cursor`; several as a
+/// string: `profile = "claude-code,copilot"`). Its errors are compile errors.
 #[proc_macro]
 pub fn skill(input: TokenStream) -> TokenStream {
     expand(input)
@@ -57,10 +62,24 @@ impl syn::parse::Parse for Input {
             let flag: syn::Ident = input.parse()?;
             match flag.to_string().as_str() {
                 "skip_unsupported" => options.skip_unsupported = true,
+                "profile" => {
+                    input.parse::<syn::Token![=]>()?;
+                    let (names, span) = if input.peek(LitStr) {
+                        let lit: LitStr = input.parse()?;
+                        (lit.value(), lit.span())
+                    } else {
+                        let ident: syn::Ident = input.parse()?;
+                        (ident.to_string().replace('_', "-"), ident.span())
+                    };
+                    options.profile = toolsmith_codegen::Profiles::parse(&names)
+                        .map_err(|e| syn::Error::new(span, e))?;
+                }
                 other => {
                     return Err(syn::Error::new(
                         flag.span(),
-                        format!("unknown option `{other}`; the only option is `skip_unsupported`"),
+                        format!(
+                            "unknown option `{other}`; the options are `skip_unsupported` and `profile = NAME`"
+                        ),
                     ));
                 }
             }

@@ -1,5 +1,6 @@
 //! Findings: what a rule reports, with its position.
 
+use crate::options::Profiles;
 use crate::rules::Rule;
 use crate::source::{Position, Source, Span};
 use std::fmt;
@@ -31,6 +32,8 @@ pub struct Diagnostic {
     /// The dialect version the file was read as, where the verdict depends
     /// on it (`chai-legacy`, `chai-v0.5`); `None` for other dialects.
     pub dialect: Option<&'static str>,
+    /// The skill profiles the file was checked under (skill files only).
+    pub profile: Option<Profiles>,
     /// The file's text, shared by all its diagnostics, so that renderers show
     /// excerpts without reading the file again.
     pub source: Arc<Source>,
@@ -71,6 +74,8 @@ pub struct Finding {
     pub pointer: String,
     /// The dialect version the file was read as (`chai-legacy`, `chai-v0.5`).
     pub dialect: Option<&'static str>,
+    /// The skill profiles the file was checked under (skill files only).
+    pub profile: Option<Profiles>,
 }
 
 impl Finding {
@@ -89,6 +94,7 @@ impl Finding {
             span,
             pointer: pointer.into(),
             dialect: None,
+            profile: None,
         }
     }
 
@@ -128,6 +134,7 @@ impl Finding {
             end: source.position(self.span.end),
             pointer: self.pointer,
             dialect: self.dialect,
+            profile: self.profile,
             source: Arc::clone(source),
         }
     }
@@ -150,6 +157,13 @@ impl Diagnostics {
         self.0
             .iter()
             .filter(|d| d.severity == Severity::Warning)
+            .count()
+    }
+    /// Number of notes.
+    pub fn notes(&self) -> usize {
+        self.0
+            .iter()
+            .filter(|d| d.severity == Severity::Note)
             .count()
     }
     /// True when at least one error is present.

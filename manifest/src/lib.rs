@@ -40,6 +40,6 @@ pub use diagnostic::{Diagnostic, Diagnostics, Finding};
 pub use document::Document;
 pub use lint::{Input, lint, load};
 pub use model::{Dialect, Manifest};
-pub use options::{Options, Profile};
+pub use options::{Options, Profile, Profiles};
 pub use provider::Provider;
 pub use rules::{Rule, Severity};

@@ -44,6 +44,8 @@ pub struct Report {
     pub manifests: Vec<Manifest>,
     /// The skills that were read.
     pub skills: Vec<skill::Skill>,
+    /// Skill files per profile set they were checked under (`claude-code` → 3).
+    pub profiles: BTreeMap<String, usize>,
 }
 
 /// What a file name says a file is.
@@ -112,6 +114,9 @@ pub fn lint(inputs: &[Input], options: &Options) -> Result<Report, std::io::Erro
         }
         report.manifests.extend(group.manifests);
         report.skills.extend(group.skills);
+        for (profile, n) in group.profiles {
+            *report.profiles.entry(profile).or_default() += n;
+        }
     }
     report.diagnostics = Diagnostics(diagnostics);
     report.diagnostics.sort();
@@ -122,6 +127,7 @@ struct Group {
     docs: Vec<Document>,
     manifests: Vec<Manifest>,
     skills: Vec<skill::Skill>,
+    profiles: BTreeMap<String, usize>,
 }
 
 /// The display path of a sibling `name` of `input`.
@@ -152,6 +158,7 @@ fn lint_dir(_dir: &Path, files: &[Input], options: &Options) -> Result<Group, st
         docs: Vec::new(),
         manifests: Vec::new(),
         skills: Vec::new(),
+        profiles: BTreeMap::new(),
     };
     let mut tools_files = Vec::new();
     let mut split_parts = Vec::new();
@@ -282,6 +289,12 @@ fn lint_dir(_dir: &Path, files: &[Input], options: &Options) -> Result<Group, st
         if let Some(s) = checked {
             group.skills.push(s);
         }
+        // Every finding of a skill file names the profiles it was checked under.
+        let profiles = skill::profiles_for(&input.path, options);
+        for f in &mut doc.findings {
+            f.profile.get_or_insert(profiles);
+        }
+        *group.profiles.entry(profiles.to_string()).or_default() += 1;
         group.docs.push(doc);
     }
     Ok(group)

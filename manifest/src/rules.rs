@@ -15,6 +15,9 @@ pub enum Severity {
     Error,
     /// Reported, fails only with `--deny-warnings`.
     Warning,
+    /// Information (a file nothing references, a permission worth a look);
+    /// never fails a run.
+    Note,
 }
 
 impl fmt::Display for Severity {
@@ -22,6 +25,7 @@ impl fmt::Display for Severity {
         f.write_str(match self {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Note => "note",
         })
     }
 }
@@ -45,6 +49,16 @@ impl Rule {
         Rule {
             id,
             severity: Severity::Error,
+            dialect,
+            summary,
+        }
+    }
+
+    /// A note-by-default rule.
+    pub const fn note(id: &'static str, dialect: &'static str, summary: &'static str) -> Self {
+        Rule {
+            id,
+            severity: Severity::Note,
             dialect,
             summary,
         }

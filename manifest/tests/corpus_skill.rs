@@ -38,7 +38,7 @@ fn records(dir: &Path) -> Vec<(PathBuf, String, Option<Vec<String>>)> {
 
 fn strict() -> Options {
     Options {
-        profile: Profile::Strict,
+        profile: Profile::Strict.into(),
         ..Options::default()
     }
 }

@@ -6,12 +6,16 @@
 //! one `file:line:col: severity[rule]: message` line per finding.
 //! A `valid` case must have no errors; an `invalid` case must have at least one
 //! and an `expected.txt`. A case may hold a file `chai-version` (`legacy` or
-//! `v0.5`): the chai files are then read as that version (`--chai-version`). Set `UPDATE_SNAPSHOTS=1` to rewrite the snapshots
+//! `v0.5`): the chai files are then read as that version (`--chai-version`), and a
+//! file `profile` (`claude-code`, `codex,copilot`, …): the skills are then
+//! checked under those profiles (`--profile`; without it the profile is found
+//! from where each file lives). Set `UPDATE_SNAPSHOTS=1` to rewrite the snapshots
 //! (then review the diff).
 
 use std::path::{Path, PathBuf};
 use toolsmith_manifest::lint::{Input, Options, classify, lint};
 use toolsmith_manifest::model::ChaiVersion;
+use toolsmith_manifest::options::Profiles;
 
 fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
@@ -70,8 +74,15 @@ fn render(case: &Path) -> (String, usize) {
             "v0.5" => ChaiVersion::V05,
             other => panic!("{}: unknown chai-version {other:?}", case.display()),
         });
+    let profile = std::fs::read_to_string(case.join("profile"))
+        .ok()
+        .map(|p| {
+            Profiles::parse(p.trim()).unwrap_or_else(|e| panic!("{}: profile: {e}", case.display()))
+        })
+        .unwrap_or_default();
     let options = Options {
         chai_version,
+        profile,
         ..Options::default()
     };
     let report = lint(&inputs, &options).unwrap_or_else(|e| panic!("{}: {e}", case.display()));

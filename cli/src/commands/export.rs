@@ -51,7 +51,7 @@ pub fn run(args: &Args) -> Result<Status, Error> {
         anstream::eprintln!("toolsmith: {}", export::NoStrictMode(args.to));
         return Ok(Status::ToolError);
     }
-    let found = walk::collect(&args.paths);
+    let found = walk::collect(&args.paths, &walk::Exclude::default());
     for e in &found.errors {
         anstream::eprintln!("toolsmith: {e}");
     }
@@ -66,9 +66,13 @@ pub fn run(args: &Args) -> Result<Status, Error> {
         }
     };
     let color = render::color_enabled(&std::io::stderr());
+    let run = render::Run {
+        files: report.files,
+        ..render::Run::default()
+    };
     if report.diagnostics.has_errors() {
         // A manifest with errors of its own is not exported.
-        let text = render::render(Format::Human, &report.diagnostics, report.files, color);
+        let text = render::render(Format::Human, &report.diagnostics, &run, color);
         output::stderr(&text)?;
         return Ok(Status::Findings);
     }
@@ -84,7 +88,7 @@ pub fn run(args: &Args) -> Result<Status, Error> {
     diagnostics.0.extend(exported.diagnostics);
     diagnostics.sort();
     if !diagnostics.0.is_empty() {
-        let text = render::render(Format::Human, &diagnostics, report.files, color);
+        let text = render::render(Format::Human, &diagnostics, &run, color);
         output::stderr(&text)?;
     }
     if exported.counts.refused > 0 && !args.skip_incompatible {

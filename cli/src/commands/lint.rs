@@ -9,8 +9,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use toolsmith_manifest::Diagnostics;
-use toolsmith_manifest::lint::{self, DialectChoice, Input, Options, Profile};
+use toolsmith_manifest::lint::{self, DialectChoice, Input, Options};
 use toolsmith_manifest::model::ChaiVersion;
+use toolsmith_manifest::options::Profiles;
 use toolsmith_manifest::provider::{Provider, UnknownProvider};
 
 /// Arguments of `toolsmith lint`.
@@ -28,9 +29,20 @@ pub struct Args {
     /// Lint every file as this dialect instead of detecting it.
     #[arg(long, value_enum, value_name = "NAME")]
     pub dialect: Option<DialectArg>,
-    /// Agent Skills profile: `strict` turns unknown fields and flow-style YAML into errors.
-    #[arg(long, value_enum, default_value_t = ProfileArg::Default)]
-    pub profile: ProfileArg,
+    /// Skill profiles, comma-separated: `default`, `strict` (the verdict of
+    /// skills-ref), or the hosts `claude-code`, `claude-api`, `codex`,
+    /// `copilot`, `cursor` (a finding when any of them refuses the file).
+    /// Without it each SKILL.md's profile is found from where it lives
+    /// (`.claude/skills/`, a Claude Code plugin, `.codex/skills/`,
+    /// `.agents/skills/`, `.github/skills/`, `.cursor/`; else `default`).
+    #[arg(long, value_name = "NAME[,NAME…]", value_parser = Profiles::parse)]
+    pub profile: Option<Profiles>,
+    /// Leave out files matching GLOB (repeatable; matched against the path
+    /// below the walked directory and the printed path). A skill file that
+    /// starts with frontmatter is still linted; the others are counted as
+    /// skipped in the summary.
+    #[arg(long, value_name = "GLOB", value_parser = walk::parse_glob)]
+    pub exclude: Vec<globset::Glob>,
     /// Read chai files as this version instead of detecting it (a three-file
     /// layout, or a single file using a v0.5 key or kind, is v0.5).
     #[arg(long, value_enum, value_name = "VERSION")]
@@ -95,24 +107,6 @@ impl From<ChaiVersionArg> for ChaiVersion {
     }
 }
 
-/// `--profile` values.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub enum ProfileArg {
-    /// Spec violations are errors, unknown vendor fields warnings.
-    Default,
-    /// The verdicts of `skills-ref validate`.
-    Strict,
-}
-
-impl From<ProfileArg> for Profile {
-    fn from(p: ProfileArg) -> Self {
-        match p {
-            ProfileArg::Default => Profile::Default,
-            ProfileArg::Strict => Profile::Strict,
-        }
-    }
-}
-
 /// The findings of a run over many files.
 #[derive(Debug, Default)]
 pub struct Outcome {
@@ -122,18 +116,21 @@ pub struct Outcome {
     pub files: usize,
     /// Files that could not be read.
     pub errors: Vec<Error>,
+    /// Skill files per profile they were checked under.
+    pub profiles: BTreeMap<String, usize>,
 }
 
 /// Runs `toolsmith lint`.
 pub fn run(args: &Args) -> Result<Status, Error> {
     let options = Options {
         dialect: args.dialect.map(Into::into),
-        profile: args.profile.into(),
+        profile: args.profile.unwrap_or_default(),
         max_size: args.max_size,
         chai_version: args.chai_version.map(Into::into),
         providers: dedup(&args.provider),
     };
-    let found = walk::collect(&args.paths);
+    let exclude = walk::Exclude::new(&args.exclude)?;
+    let found = walk::collect(&args.paths, &exclude);
     let mut outcome = lint_inputs(&found.inputs, &options);
     let mut errors = found.errors;
     errors.append(&mut outcome.errors);
@@ -141,7 +138,12 @@ pub fn run(args: &Args) -> Result<Status, Error> {
         anstream::eprintln!("toolsmith: {e}");
     }
     let color = render::color_enabled(&std::io::stdout());
-    let text = render::render(args.format, &outcome.diagnostics, outcome.files, color);
+    let run = render::Run {
+        files: outcome.files,
+        skipped: found.skipped,
+        profiles: std::mem::take(&mut outcome.profiles),
+    };
+    let text = render::render(args.format, &outcome.diagnostics, &run, color);
     // JSON and SARIF escape every control character, so there is nothing
     // for anstream to strip: skip its byte-by-byte scan.
     if matches!(args.format, Format::Json | Format::Sarif) {
@@ -240,6 +242,9 @@ pub fn lint_inputs(inputs: &[Input], options: &Options) -> Outcome {
         outcome.diagnostics.0.append(&mut part.diagnostics.0);
         outcome.files += part.files;
         outcome.errors.append(&mut part.errors);
+        for (profile, n) in part.profiles {
+            *outcome.profiles.entry(profile).or_default() += n;
+        }
     }
     outcome.diagnostics.sort();
     outcome
@@ -252,6 +257,7 @@ fn lint_group(dir: &Path, group: &[Input], options: &Options) -> Outcome {
             diagnostics: report.diagnostics,
             files: report.files,
             errors: Vec::new(),
+            profiles: report.profiles,
         },
         Err(source) => Outcome {
             errors: vec![Error::Lint {

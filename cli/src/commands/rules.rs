@@ -1,31 +1,87 @@
-//! `toolsmith rules`: every rule with its default severity, dialect and summary.
+//! `toolsmith rules`: every rule with its default severity, dialect and summary;
+//! `toolsmith rules --profile NAME`: the same table with each rule's severity
+//! under that skill profile (`off` when the profile does not report it), and
+//! the host's fields, rules and sources.
 
 use crate::error::{Error, Status};
 use crate::output;
 use std::fmt::Write as _;
+use toolsmith_manifest::dialect::skill::hosts;
 use toolsmith_manifest::registry;
+use toolsmith_manifest::{Profile, Profiles};
 
-/// Arguments of `toolsmith rules` (none yet).
+/// Arguments of `toolsmith rules`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Show the severities under this skill profile (`default`, `strict`,
+    /// `claude-code`, `claude-api`, `codex`, `copilot`, `cursor`) and what
+    /// the host reads.
+    #[arg(long, value_name = "NAME", value_parser = parse_profile)]
+    pub profile: Option<Profile>,
+}
+
+fn parse_profile(name: &str) -> Result<Profile, String> {
+    let set = Profiles::parse(name)?;
+    let mut it = set.iter();
+    match (it.next(), it.next()) {
+        (Some(p), None) => Ok(p),
+        _ => Err("name one profile".to_string()),
+    }
+}
 
 /// Prints the rule table: `id  severity  dialect  summary`, sorted by id.
-pub fn run(_args: &Args) -> Result<Status, Error> {
+pub fn run(args: &Args) -> Result<Status, Error> {
     // The lint rules, then the generator's own (`toolsmith gen`, `tools!`).
     let mut all = registry::all();
     all.extend(toolsmith_codegen::issue::RULES.iter().copied());
     all.sort_by_key(|r| r.id);
     let width = all.iter().map(|r| r.id.len()).max().unwrap_or(0);
     let mut out = String::new();
+    if let Some(profile) = args.profile {
+        let host = hosts::host(profile);
+        let _ = writeln!(out, "profile {}: {}", profile.name(), profile.host());
+        let _ = writeln!(out, "  detected: {}", host.location);
+        let _ = writeln!(out, "  fields:   {}", host.fields);
+        let _ = writeln!(out, "  rules:    {}", host.rules);
+        let _ = writeln!(
+            out,
+            "  source:   {} (read {}; the hosts' own pages could not be fetched from here)",
+            host.source,
+            hosts::READ_ON
+        );
+        out.push('\n');
+    }
     for rule in all {
+        let severity = match args.profile {
+            Some(p) if rule.dialect == "skill" || rule.id == "frontmatter/inner-delimiter" => {
+                hosts::severity_of(rule.id, "", p).map_or("off".to_string(), |s| s.to_string())
+            }
+            _ => rule.severity.to_string(),
+        };
         let _ = writeln!(
             out,
             "{:width$}  {:7}  {:8}  {}",
-            rule.id,
-            rule.severity.to_string(),
-            rule.dialect,
-            rule.summary
+            rule.id, severity, rule.dialect, rule.summary
         );
+        if let Some(p) = args.profile {
+            let changed = |x: &&hosts::Policy| {
+                x.rule == rule.id && x.severity[p as usize] != Some(rule.severity)
+            };
+            for policy in hosts::POLICIES.iter().filter(changed) {
+                let sev = policy.severity[p as usize].map_or("off".to_string(), |s| s.to_string());
+                let field = policy
+                    .field
+                    .map(|f| format!(" (`{f}`)"))
+                    .unwrap_or_default();
+                let _ = writeln!(
+                    out,
+                    "{:width$}  {sev}{field} under {}: {}",
+                    "",
+                    p.name(),
+                    policy.why
+                );
+            }
+        }
     }
     output::stdout(&out)?;
     Ok(Status::Ok)

@@ -24,6 +24,7 @@ pub fn render(diagnostics: &Diagnostics) -> String {
         let command = match d.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Note => "notice",
         };
         let message = message_with_help(d);
         let _ = write!(

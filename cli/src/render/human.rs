@@ -1,8 +1,9 @@
 //! `--format human`: for each diagnostic a grep-friendly header
 //! `path:line:col: severity[rule]: message`, an annotate-snippets excerpt of
 //! the offending lines with a caret, and a `help:` line; then the summary
-//! `N errors, M warnings in K files`.
+//! `N errors, M warnings[, P notes] in K files[ (profile claude-code; S skipped by --exclude)]`.
 
+use super::Run;
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use anstyle::{AnsiColor, Style};
 use std::fmt::Write;
@@ -13,7 +14,7 @@ use toolsmith_manifest::{Diagnostic, Diagnostics, Severity};
 const MAX_EXCERPT_LINES: usize = 6;
 
 /// Renders the diagnostics for a terminal (`color`) or plain text.
-pub fn render(diagnostics: &Diagnostics, files: usize, color: bool) -> String {
+pub fn render(diagnostics: &Diagnostics, run: &Run, color: bool) -> String {
     let renderer = if color {
         Renderer::styled()
     } else {
@@ -29,19 +30,50 @@ pub fn render(diagnostics: &Diagnostics, files: usize, color: bool) -> String {
         }
         out.push('\n');
     }
+    let notes = match diagnostics.notes() {
+        0 => String::new(),
+        n => format!(", {}", count(n, "note")),
+    };
     let _ = writeln!(
         out,
-        "{}, {} in {}",
+        "{}, {}{notes} in {}{}",
         count(diagnostics.errors(), "error"),
         count(diagnostics.warnings(), "warning"),
-        count(files, "file")
+        count(run.files, "file"),
+        run_details(run)
     );
     out
 }
 
+/// ` (profile claude-code; 2 skipped by --exclude)`, or nothing when no skill
+/// was linted and nothing skipped.
+fn run_details(run: &Run) -> String {
+    let mut parts = Vec::new();
+    match run.profiles.len() {
+        0 => {}
+        1 => parts.extend(run.profiles.keys().map(|p| format!("profile {p}"))),
+        _ => {
+            let each: Vec<String> = run
+                .profiles
+                .iter()
+                .map(|(p, n)| format!("{p} {}", count(*n, "file")))
+                .collect();
+            parts.push(format!("profiles {}", each.join(", ")));
+        }
+    }
+    if run.skipped > 0 {
+        parts.push(format!("{} skipped by --exclude", run.skipped));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join("; "))
+    }
+}
+
 /// Renders diagnostics without a summary (used by `toolsmith gen` on failure).
 pub fn render_diagnostics(diagnostics: &Diagnostics, color: bool) -> String {
-    let full = render(diagnostics, 0, color);
+    let full = render(diagnostics, &Run::default(), color);
     // Drop the summary line: the caller prints its own verdict.
     match full.trim_end_matches('\n').rfind('\n') {
         Some(i) => full[..=i].to_string(),
@@ -54,6 +86,7 @@ fn header(out: &mut String, d: &Diagnostic, color: bool) {
         let level = match d.severity {
             Severity::Error => AnsiColor::BrightRed,
             Severity::Warning => AnsiColor::BrightYellow,
+            Severity::Note => AnsiColor::BrightCyan,
         };
         (
             Style::new().bold(),
@@ -124,6 +157,7 @@ fn excerpt<'a>(d: &'a Diagnostic, source: &Source) -> Option<Group<'a>> {
     let level = match d.severity {
         Severity::Error => Level::ERROR,
         Severity::Warning => Level::WARNING,
+        Severity::Note => Level::NOTE,
     };
     let label = if d.pointer.is_empty() {
         None
@@ -265,7 +299,11 @@ mod tests {
             "duplicate key `é`",
         )
         .locate_shared(&source);
-        let out = render(&Diagnostics(vec![d]), 1, false);
+        let run = Run {
+            files: 1,
+            ..Run::default()
+        };
+        let out = render(&Diagnostics(vec![d]), &run, false);
         let excerpt = out.lines().nth(2).unwrap();
         assert!(excerpt.starts_with("1 | …yyy"), "{excerpt}");
         assert!(excerpt.ends_with(",\"é\":1}"), "{excerpt}");
@@ -282,7 +320,11 @@ mod tests {
         let source = Arc::new(Source::new("t.json", text.as_str()));
         let d = Finding::new(&DUPLICATE_KEY, Span::new(1, text.len() - 1), "/0", "long")
             .locate_shared(&source);
-        let out = render(&Diagnostics(vec![d]), 1, false);
+        let run = Run {
+            files: 1,
+            ..Run::default()
+        };
+        let out = render(&Diagnostics(vec![d]), &run, false);
         let excerpt = out.lines().nth(2).unwrap();
         assert!(excerpt.starts_with("1 | [\"zzz"), "{excerpt}");
         assert!(excerpt.ends_with('…'), "{excerpt}");

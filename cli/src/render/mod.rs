@@ -6,7 +6,19 @@ pub mod human;
 pub mod json;
 pub mod sarif;
 
+use std::collections::BTreeMap;
 use toolsmith_manifest::Diagnostics;
+
+/// What a run's summary says besides the counts of findings.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Run {
+    /// Files read.
+    pub files: usize,
+    /// Files left out by `--exclude`.
+    pub skipped: usize,
+    /// Skill files per profile they were checked under (`claude-code` → 3).
+    pub profiles: BTreeMap<String, usize>,
+}
 
 /// `--format` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -21,12 +33,12 @@ pub enum Format {
     Sarif,
 }
 
-/// Renders `diagnostics` found in `files` files in `format`; `color` only
-/// affects the human format.
-pub fn render(format: Format, diagnostics: &Diagnostics, files: usize, color: bool) -> String {
+/// Renders `diagnostics` of `run` in `format`; `color` only affects the
+/// human format.
+pub fn render(format: Format, diagnostics: &Diagnostics, run: &Run, color: bool) -> String {
     match format {
-        Format::Human => human::render(diagnostics, files, color),
-        Format::Json => json::render(diagnostics, files),
+        Format::Human => human::render(diagnostics, run, color),
+        Format::Json => json::render(diagnostics, run),
         Format::Github => github::render(diagnostics),
         Format::Sarif => sarif::render(diagnostics),
     }

@@ -22,7 +22,7 @@ pub static UNKNOWN_FIELD: Rule = Rule::warning(
 pub static VENDOR_FIELD: Rule = Rule::warning(
     "skill/vendor-field",
     "skill",
-    "a Claude Code extension field that other Agent Skills clients reject (error under `--profile strict`)",
+    "a Claude Code extension field: other Agent Skills clients ignore it, skills-ref rejects it (error under `--profile strict`, not reported under `claude-code`)",
 );
 pub static MISSING_FIELD: Rule = Rule::error(
     "skill/missing-field",
@@ -116,8 +116,9 @@ pub const SPEC_FIELDS: [&str; 6] = [
 ];
 
 /// The extension fields Claude Code's skill documentation adds to the Agent
-/// Skills fields.
-pub const VENDOR_FIELDS: [&str; 11] = [
+/// Skills fields (the last four from its changelog; types in
+/// [`super::hosts::CLAUDE_CODE_FIELDS`]).
+pub const VENDOR_FIELDS: [&str; 15] = [
     "argument-hint",
     "disable-model-invocation",
     "user-invocable",
@@ -129,6 +130,10 @@ pub const VENDOR_FIELDS: [&str; 11] = [
     "paths",
     "shell",
     "when_to_use",
+    "disallowed-tools",
+    "display-name",
+    "default-enabled",
+    "fallback",
 ];
 
 const MAX_NAME: usize = 64;
@@ -232,7 +237,7 @@ fn fields(ctx: &mut Ctx<'_>, root: &Node) {
         }
         if VENDOR_FIELDS.contains(&key) && !ctx.jsfw {
             let f = Finding::new(&VENDOR_FIELD, m.key_span, pointer, message).with_help(format!(
-                "`{key}` is a Claude Code extension; other Agent Skills clients reject the file"
+                "`{key}` is a Claude Code extension: other Agent Skills clients (Codex, Copilot, Cursor) ignore it and skills-ref rejects the file; lint with `--profile claude-code` if Claude Code is the host"
             ));
             ctx.push_strict(f);
             continue;

@@ -389,7 +389,7 @@ fn markdown(ctx: &mut Ctx<'_>, payload: &str, depth: usize, problems: &mut Probl
         file: SkillFile::Inline,
         label: "inline markdown delegate".to_string(),
         path: ctx.path.clone(),
-        profile: ctx.profile,
+        profiles: ctx.profiles,
         jsfw: true,
         depth: ctx.depth + depth + 1,
         open: Span::default(),

@@ -9,18 +9,26 @@
 //! * [`allowed_tools`]: the `allowed-tools` token grammar and the cross-file
 //!   check against the tools.json of the same directory;
 //! * [`jsfw`]: the JS framework's extension fields under `metadata`, applied to
-//!   `*.skill.md` files and to any skill that uses them.
+//!   `*.skill.md` files and to any skill that uses them;
+//! * [`hosts`]: the host profiles (`claude-code`, `claude-api`, `codex`,
+//!   `copilot`, `cursor`): their fields, rules and what they ignore, the
+//!   profile found from where the file lives, and the one table
+//!   ([`hosts::POLICIES`]) of what each profile changes;
+//! * [`directory`]: links and folder paths of the body must name files inside
+//!   the skill directory.
 
 pub mod agentskills;
 pub mod allowed_tools;
+pub mod directory;
+pub mod hosts;
 pub mod jsfw;
 
 use crate::diagnostic::Finding;
 use crate::document::Document;
 use crate::frontmatter;
 use crate::model::Origin;
-use crate::options::{Options, Profile};
-use crate::rules::{Rule, Severity};
+use crate::options::{Options, Profile, Profiles};
+use crate::rules::Rule;
 use crate::source::Span;
 use crate::tree::{Kind, Node};
 use crate::yaml;
@@ -62,6 +70,14 @@ pub static RULES: &[&Rule] = &[
     &jsfw::ANNOTATION,
     &jsfw::NESTED_ANNOTATION,
     &jsfw::DELEGATE,
+    &hosts::RESERVED_WORD,
+    &hosts::XML_TAG,
+    &hosts::AGENT_WITHOUT_FORK,
+    &hosts::FIELD_TYPE,
+    &hosts::BODY_TOO_LONG,
+    &hosts::UNRESTRICTED_SHELL,
+    &directory::BROKEN_LINK,
+    &directory::UNREFERENCED_FILE,
 ];
 
 /// A skill as the `skill!` macro needs it.
@@ -125,8 +141,8 @@ pub(crate) struct Ctx<'a> {
     pub label: String,
     /// The skill file's path (directory name check, delegate paths).
     pub path: PathBuf,
-    /// `--profile`.
-    pub profile: Profile,
+    /// The profiles in force (named with `--profile`, or found from the path).
+    pub profiles: Profiles,
     /// The JS framework rules apply.
     pub jsfw: bool,
     /// Nesting of inline delegates.
@@ -138,18 +154,16 @@ pub(crate) struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// True when `strict` is among the profiles.
     pub fn strict(&self) -> bool {
-        self.profile == Profile::Strict
+        self.profiles.contains(Profile::Strict)
     }
 
-    /// Pushes `f`, as an error under `--profile strict`.
+    /// Pushes `f` with its rule's default severity; the profiles' verdicts
+    /// ([`hosts::POLICIES`]: an error under `strict`, …) are applied when the
+    /// file is done.
     pub fn push_strict(&mut self, f: Finding) {
-        let strict = self.strict();
-        self.findings.push(if strict {
-            f.with_severity(Severity::Error)
-        } else {
-            f
-        });
+        self.findings.push(f);
     }
 
     /// The source text of a span.
@@ -201,12 +215,13 @@ pub fn check(
         ),
         _ => "SKILL.md".to_string(),
     };
+    let profiles = profiles_for(&doc.path, options);
     let mut ctx = Ctx {
         text: doc.source.text(),
         file,
         label,
         path: doc.path.clone(),
-        profile: options.profile,
+        profiles,
         jsfw: false,
         depth: 0,
         open: Span::default(),
@@ -216,13 +231,33 @@ pub fn check(
     if let (Some((root, skill)), Some(tools)) = (&checked, tools_in_dir) {
         allowed_tools::cross_check(&mut ctx, root, &skill.allowed_tools, tools);
     }
-    doc.findings.append(&mut ctx.findings);
+    doc.findings
+        .extend(hosts::apply(std::mem::take(&mut ctx.findings), profiles));
     let (root, mut skill) = checked?;
+    // Claude Code names a skill without `name` after its directory.
+    if skill.name.is_empty()
+        && file == SkillFile::Folder
+        && profiles.contains(Profile::ClaudeCode)
+        && root.get("name").is_none()
+        && let Some(dir) = doc.path.parent().and_then(Path::file_name)
+    {
+        skill.name = dir.to_string_lossy().into_owned();
+    }
     doc.root = Some(root);
     for origin in [&mut skill.params_origin, &mut skill.returns_origin] {
         origin.source = Some(std::sync::Arc::clone(&doc.source));
     }
     Some(skill)
+}
+
+/// The profiles a skill file is checked under: those named in `options`,
+/// else the one found from where the file lives ([`hosts::detect`]).
+pub fn profiles_for(path: &Path, options: &Options) -> Profiles {
+    if options.profile.is_detect() {
+        hosts::detect(path).into()
+    } else {
+        options.profile
+    }
 }
 
 /// Checks `ctx.text` as a skill file: frontmatter, YAML, then the rules.
@@ -280,6 +315,12 @@ pub(crate) fn check_text(ctx: &mut Ctx<'_>) -> Option<(Node, Skill)> {
     if ctx.jsfw {
         jsfw::check(ctx, &root);
     }
+    if ctx.depth == 0 && ctx.file != SkillFile::Inline {
+        hosts::check(ctx, &root, fm.body, fm.body_offset);
+    }
+    if ctx.depth == 0 && ctx.file == SkillFile::Folder {
+        directory::check(ctx, fm.body, fm.body_offset);
+    }
     let metadata = root.get("metadata");
     let schema = |key: &str| metadata.and_then(|m| m.get(key));
     let origin = |key: &str| Origin {
@@ -309,6 +350,7 @@ fn line_of(text: &str, offset: usize) -> usize {
 mod tests {
     use super::*;
     use crate::input::DEFAULT_MAX_SIZE;
+    use crate::rules::Severity;
 
     fn run(
         path: &str,
@@ -319,7 +361,7 @@ mod tests {
         let mut doc =
             Document::from_bytes(path, Path::new(path), text.as_bytes(), DEFAULT_MAX_SIZE);
         let options = Options {
-            profile,
+            profile: profile.into(),
             ..Options::default()
         };
         let skill = check(&mut doc, &options, tools);

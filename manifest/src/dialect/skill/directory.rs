@@ -1,0 +1,367 @@
+//! The skill directory: what the body points at must be inside it.
+//!
+//! Relative Markdown links and images, and paths in code spans that start
+//! with the skill's own `scripts/`, `references/` or `assets/`, must name a
+//! file or directory that exists inside the directory holding `SKILL.md`:
+//! no `..` out of it, no absolute path, no symbolic link leading out.
+//! Anchors (`#…`) and URLs with a scheme are not checked (no network).
+//! A file in those three folders that the body (or another text file in
+//! them) never mentions is a note.
+
+use super::Ctx;
+use crate::diagnostic::Finding;
+use crate::rules::Rule;
+use crate::source::Span;
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use std::collections::BTreeSet;
+use std::path::{Component, Path, PathBuf};
+
+pub static BROKEN_LINK: Rule = Rule::error(
+    "skill/broken-link",
+    "skill",
+    "a link, image or `scripts/`/`references/`/`assets/` path in the body names no file inside the skill directory (missing, `..` out of it, or absolute)",
+);
+pub static UNREFERENCED_FILE: Rule = Rule::note(
+    "skill/unreferenced-file",
+    "skill",
+    "a file in the skill's `scripts/`, `references/` or `assets/` that the body never mentions",
+);
+
+/// The folders the spec gives a skill.
+pub const FOLDERS: [&str; 3] = ["scripts", "references", "assets"];
+
+/// Files listed per folder before giving up (a directory is not a dump).
+const MAX_FILES: usize = 2_000;
+/// Depth below a folder.
+const MAX_DEPTH: usize = 8;
+/// Bytes of a text file read when looking for mentions.
+const MAX_TEXT: u64 = 1 << 20;
+
+/// One path the body points at.
+struct Target {
+    /// As written.
+    text: String,
+    /// Where (the link text, or the path in the code span).
+    span: Span,
+    /// A link or image (else a code-span path).
+    link: bool,
+}
+
+/// Checks the body of the skill at `ctx.path` (a `SKILL.md` on disk).
+pub(crate) fn check(ctx: &mut Ctx<'_>, body: &str, body_offset: usize) {
+    let Some(dir) = ctx.path.parent().map(Path::to_path_buf) else {
+        return;
+    };
+    if !ctx.path.is_file() {
+        return;
+    }
+    let dir = if dir.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        dir
+    };
+    let canonical_dir = dir.canonicalize().unwrap_or_else(|_| dir.clone());
+    let mut referenced = BTreeSet::new();
+    for target in targets(body, body_offset) {
+        check_target(ctx, &dir, &canonical_dir, &target, &mut referenced);
+    }
+    unreferenced(ctx, &dir, body, &referenced);
+}
+
+/// A link being read: its destination, where it starts, and the extent of
+/// its text so far.
+type OpenLink = (String, usize, Option<(usize, usize)>);
+
+/// Links, images and folder paths in code spans, in body order.
+fn targets(body: &str, body_offset: usize) -> Vec<Target> {
+    let mut out = Vec::new();
+    let mut open: Vec<OpenLink> = Vec::new();
+    let parser = Parser::new_ext(body, Options::empty()).into_offset_iter();
+    for (event, range) in parser {
+        match event {
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+                open.push((dest_url.to_string(), range.start, None));
+            }
+            Event::End(TagEnd::Link | TagEnd::Image) => {
+                if let Some((dest, start, text)) = open.pop() {
+                    let (s, e) = text.unwrap_or((start, range.end));
+                    out.push(Target {
+                        text: dest,
+                        span: Span::new(body_offset + s, body_offset + e),
+                        link: true,
+                    });
+                }
+            }
+            Event::Code(code) => {
+                if let Some((_, _, text)) = open.last_mut() {
+                    widen(text, range.start, range.end);
+                }
+                // The code text sits between the backticks: find it in the range.
+                let raw = &body[range.clone()];
+                let inner = raw
+                    .find(code.as_ref())
+                    .map_or(range.start, |i| range.start + i);
+                let mut at = 0;
+                for word in code.split_whitespace() {
+                    let Some(i) = code[at..].find(word).map(|i| at + i) else {
+                        break;
+                    };
+                    at = i + word.len();
+                    let word = word.trim_end_matches(['.', ',', ';', ':', ')', '"', '\'']);
+                    let word = word.trim_start_matches(['"', '\'', '(']);
+                    let path = word.strip_prefix("./").unwrap_or(word);
+                    let in_folder = FOLDERS.iter().any(|f| {
+                        path.strip_prefix(f)
+                            .and_then(|r| r.strip_prefix('/'))
+                            .is_some_and(|rest| !rest.is_empty())
+                    });
+                    let templated = path.contains(['*', '?', '<', '>', '{', '}', '$', '[']);
+                    if in_folder && !templated {
+                        let s = inner + i;
+                        out.push(Target {
+                            text: path.to_string(),
+                            span: Span::new(body_offset + s, body_offset + s + word.len()),
+                            link: false,
+                        });
+                    }
+                }
+            }
+            Event::Text(_) | Event::Html(_) | Event::InlineHtml(_) => {
+                if let Some((_, _, text)) = open.last_mut() {
+                    widen(text, range.start, range.end);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn widen(text: &mut Option<(usize, usize)>, start: usize, end: usize) {
+    *text = Some(match *text {
+        Some((s, e)) => (s.min(start), e.max(end)),
+        None => (start, end),
+    });
+}
+
+/// True for `http:`, `mailto:`, `data:` … (a scheme of two letters or more,
+/// so that `C:` is not one).
+fn has_scheme(target: &str) -> bool {
+    let Some((scheme, _)) = target.split_once(':') else {
+        return false;
+    };
+    scheme.len() >= 2
+        && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+}
+
+/// `%20` → ` `; invalid escapes are kept as written.
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%'
+            && let (Some(h), Some(l)) = (
+                bytes.get(i + 1).copied().and_then(hex),
+                bytes.get(i + 2).copied().and_then(hex),
+            )
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_string())
+}
+
+/// The path relative to the skill directory, lexically normalized; `Err`
+/// with the reason when it is absolute or leaves the directory.
+fn relative(path: &str) -> Result<PathBuf, &'static str> {
+    let windows_drive = path.len() >= 2 && path.as_bytes()[1] == b':';
+    if path.starts_with(['/', '\\', '~']) || windows_drive {
+        return Err("is an absolute path");
+    }
+    let mut parts: Vec<&std::ffi::OsStr> = Vec::new();
+    for c in Path::new(path).components() {
+        match c {
+            Component::Normal(p) => parts.push(p),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if parts.pop().is_none() {
+                    return Err("leaves the skill directory");
+                }
+            }
+            Component::RootDir | Component::Prefix(_) => return Err("is an absolute path"),
+        }
+    }
+    Ok(parts.iter().collect())
+}
+
+fn check_target(
+    ctx: &mut Ctx<'_>,
+    dir: &Path,
+    canonical_dir: &Path,
+    target: &Target,
+    referenced: &mut BTreeSet<PathBuf>,
+) {
+    let written = target.text.trim();
+    if written.is_empty() || written.starts_with('#') || has_scheme(written) {
+        return;
+    }
+    let path = written
+        .split(['#', '?'])
+        .next()
+        .map(percent_decode)
+        .unwrap_or_default();
+    if path.is_empty() {
+        return;
+    }
+    let what = if target.link { "link" } else { "path" };
+    let problem = match relative(&path) {
+        Err(why) => Some(format!(
+            "{what} `{written}` {why}: hosts install and upload only the skill directory"
+        )),
+        Ok(rel) => {
+            let full = dir.join(&rel);
+            match full.canonicalize() {
+                Err(_) => Some(format!(
+                    "{what} `{written}` names no file in the skill directory (`{}` does not exist)",
+                    rel.display()
+                )),
+                Ok(real) if !real.starts_with(canonical_dir) => Some(format!(
+                    "{what} `{written}` leads out of the skill directory through a symbolic link"
+                )),
+                Ok(_) => {
+                    referenced.insert(rel);
+                    None
+                }
+            }
+        }
+    };
+    if let Some(message) = problem {
+        ctx.findings.push(
+            Finding::new(&BROKEN_LINK, target.span, "", message).with_help(
+                "paths are relative to the directory holding SKILL.md: put the file inside it (e.g. `references/`) and fix the path",
+            ),
+        );
+    }
+}
+
+/// Files below `dir/folder`, relative to `dir`, sorted; bounded.
+fn list(dir: &Path, folder: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![(PathBuf::from(folder), 0usize)];
+    while let Some((rel, depth)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(dir.join(&rel)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            if out.len() >= MAX_FILES {
+                return out;
+            }
+            let name = entry.file_name();
+            if name.to_string_lossy().starts_with('.') {
+                continue;
+            }
+            let child = rel.join(&name);
+            match entry.file_type() {
+                Ok(t) if t.is_dir() && depth < MAX_DEPTH => stack.push((child, depth + 1)),
+                Ok(t) if t.is_file() => out.push(child),
+                _ => {}
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Notes the files of the three folders that nothing mentions: not the
+/// body (by path), not another text file of the skill (by file name).
+fn unreferenced(ctx: &mut Ctx<'_>, dir: &Path, body: &str, referenced: &BTreeSet<PathBuf>) {
+    let files: Vec<PathBuf> = FOLDERS.iter().flat_map(|f| list(dir, f)).collect();
+    if files.is_empty() {
+        return;
+    }
+    let texts: Vec<(PathBuf, String)> = files
+        .iter()
+        .filter(|f| std::fs::metadata(dir.join(f)).is_ok_and(|m| m.len() <= MAX_TEXT))
+        .filter_map(|f| {
+            let bytes = std::fs::read(dir.join(f)).ok()?;
+            String::from_utf8(bytes).ok().map(|t| (f.clone(), t))
+        })
+        .collect();
+    for file in &files {
+        let slash = file.to_string_lossy().replace('\\', "/");
+        let mentioned = referenced.contains(file)
+            || referenced.iter().any(|r| file.starts_with(r))
+            || body.contains(&slash)
+            || file.file_name().is_some_and(|name| {
+                let name = name.to_string_lossy();
+                texts
+                    .iter()
+                    .any(|(other, text)| other != file && text.contains(name.as_ref()))
+            });
+        if mentioned {
+            continue;
+        }
+        ctx.findings.push(
+            Finding::new(
+                &UNREFERENCED_FILE,
+                ctx.open,
+                "",
+                format!("`{slash}` is in the skill directory, but nothing in SKILL.md mentions it: the model will not know it is there"),
+            )
+            .with_help(format!("link it from the body (`[…]({slash})`), or delete it")),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_stay_inside() {
+        assert_eq!(
+            relative("references/../scripts/a.py"),
+            Ok(PathBuf::from("scripts/a.py"))
+        );
+        assert!(relative("../x.md").is_err());
+        assert!(relative("a/../../x.md").is_err());
+        assert!(relative("/etc/passwd").is_err());
+        assert!(relative("C:\\x").is_err());
+        assert!(relative("~/x").is_err());
+    }
+
+    #[test]
+    fn schemes_and_escapes() {
+        assert!(has_scheme("https://x"));
+        assert!(has_scheme("mailto:a@b"));
+        assert!(!has_scheme("C:/x"));
+        assert!(!has_scheme("references/a.md"));
+        assert_eq!(percent_decode("a%20b%zz"), "a b%zz");
+    }
+
+    #[test]
+    fn targets_are_links_images_and_folder_paths_in_code() {
+        let body = "See [the form](references/forms.md#top) and ![x](assets/a.png).\nRun `python scripts/fill.py --in a` or `scripts/*.py`.\n```\nscripts/in_block.py\n```\n";
+        let found: Vec<(String, &str)> = targets(body, 0)
+            .into_iter()
+            .map(|t| (t.text, &body[t.span.start..t.span.end]))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("references/forms.md#top".to_string(), "the form"),
+                ("assets/a.png".to_string(), "x"),
+                ("scripts/fill.py".to_string(), "scripts/fill.py"),
+            ]
+        );
+    }
+}
