@@ -161,14 +161,14 @@ impl Index {
                         pointer.truncate(l);
                     }
                 }
-            } else if OBJECT.contains(&k) {
-                if let Value::Object(members) = value {
-                    for (name, item) in members {
-                        let l = pointer.len();
-                        push_token(pointer, name);
-                        self.walk(item, pointer, Some(resource))?;
-                        pointer.truncate(l);
-                    }
+            } else if OBJECT.contains(&k)
+                && let Value::Object(members) = value
+            {
+                for (name, item) in members {
+                    let l = pointer.len();
+                    push_token(pointer, name);
+                    self.walk(item, pointer, Some(resource))?;
+                    pointer.truncate(l);
                 }
             }
             pointer.truncate(len);

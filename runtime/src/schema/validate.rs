@@ -296,7 +296,7 @@ impl<'s> Run<'s> {
                 return false;
             }
             let target = self.dynamic_target(d.target, d.anchor.as_ref());
-            let (ok, m) = self.eval(target, instance, path, errors.as_deref_mut(), tracked);
+            let (ok, m) = self.eval(target, instance, path, errors, tracked);
             merge(marks, m);
             valid &= ok;
         }
@@ -415,10 +415,8 @@ impl<'s> Run<'s> {
                     }
                 }
             }
-            if matched {
-                if let Some(m) = marks.as_mut() {
-                    m[i] = true;
-                }
+            if matched && let Some(m) = marks.as_mut() {
+                m[i] = true;
             }
         }
         if !unexpected.is_empty() {
@@ -540,7 +538,7 @@ impl<'s> Run<'s> {
                 k.else_
             };
             if let Some(branch) = branch {
-                let (ok, m) = self.eval(branch, instance, path, errors.as_deref_mut(), tracked);
+                let (ok, m) = self.eval(branch, instance, path, errors, tracked);
                 merge(marks, m);
                 valid &= ok;
             }
@@ -690,99 +688,99 @@ fn assertions(
         };
         fail!(message);
     }
-    if let Some(Value::Array(options)) = &k.enumeration {
-        if !options.iter().any(|o| equal(o, instance)) {
-            fail!(enum_message(instance, options));
-        }
+    if let Some(Value::Array(options)) = &k.enumeration
+        && !options.iter().any(|o| equal(o, instance))
+    {
+        fail!(enum_message(instance, options));
     }
-    if let Some(c) = &k.constant {
-        if !equal(c, instance) {
-            fail!(format!("{c} was expected"));
-        }
+    if let Some(c) = &k.constant
+        && !equal(c, instance)
+    {
+        fail!(format!("{c} was expected"));
     }
     match instance {
         Value::Number(n) => {
-            if let Some(m) = &k.multiple_of {
-                if !Decimal::of(n).is_some_and(|d| d.is_multiple_of(m.divisor)) {
-                    fail!(format!("{instance} is not a multiple of {}", m.written));
-                }
+            if let Some(m) = &k.multiple_of
+                && !Decimal::of(n).is_some_and(|d| d.is_multiple_of(m.divisor))
+            {
+                fail!(format!("{instance} is not a multiple of {}", m.written));
             }
-            if let Some(b) = &k.maximum {
-                if cmp_numbers(n, &b.limit) == Ordering::Greater {
-                    fail!(format!(
-                        "{instance} is greater than the maximum of {}",
-                        b.limit
-                    ));
-                }
+            if let Some(b) = &k.maximum
+                && cmp_numbers(n, &b.limit) == Ordering::Greater
+            {
+                fail!(format!(
+                    "{instance} is greater than the maximum of {}",
+                    b.limit
+                ));
             }
-            if let Some(b) = &k.exclusive_maximum {
-                if cmp_numbers(n, &b.limit) != Ordering::Less {
-                    fail!(format!(
-                        "{instance} is greater than or equal to the maximum of {}",
-                        b.limit
-                    ));
-                }
+            if let Some(b) = &k.exclusive_maximum
+                && cmp_numbers(n, &b.limit) != Ordering::Less
+            {
+                fail!(format!(
+                    "{instance} is greater than or equal to the maximum of {}",
+                    b.limit
+                ));
             }
-            if let Some(b) = &k.minimum {
-                if cmp_numbers(n, &b.limit) == Ordering::Less {
-                    fail!(format!(
-                        "{instance} is less than the minimum of {}",
-                        b.limit
-                    ));
-                }
+            if let Some(b) = &k.minimum
+                && cmp_numbers(n, &b.limit) == Ordering::Less
+            {
+                fail!(format!(
+                    "{instance} is less than the minimum of {}",
+                    b.limit
+                ));
             }
-            if let Some(b) = &k.exclusive_minimum {
-                if cmp_numbers(n, &b.limit) != Ordering::Greater {
-                    fail!(format!(
-                        "{instance} is less than or equal to the minimum of {}",
-                        b.limit
-                    ));
-                }
+            if let Some(b) = &k.exclusive_minimum
+                && cmp_numbers(n, &b.limit) != Ordering::Greater
+            {
+                fail!(format!(
+                    "{instance} is less than or equal to the minimum of {}",
+                    b.limit
+                ));
             }
         }
         Value::String(s) => {
             if k.max_length.is_some() || k.min_length.is_some() {
                 let count = s.chars().count() as u64;
-                if let Some(max) = k.max_length {
-                    if count > max {
-                        fail!(format!(
-                            "{instance} is longer than {max} character{}",
-                            plural(max, "", "s")
-                        ));
-                    }
+                if let Some(max) = k.max_length
+                    && count > max
+                {
+                    fail!(format!(
+                        "{instance} is longer than {max} character{}",
+                        plural(max, "", "s")
+                    ));
                 }
-                if let Some(min) = k.min_length {
-                    if count < min {
-                        fail!(format!(
-                            "{instance} is shorter than {min} character{}",
-                            plural(min, "", "s")
-                        ));
-                    }
+                if let Some(min) = k.min_length
+                    && count < min
+                {
+                    fail!(format!(
+                        "{instance} is shorter than {min} character{}",
+                        plural(min, "", "s")
+                    ));
                 }
             }
-            if let Some(p) = &k.pattern {
-                if !p.regex.is_match(s) {
-                    fail!(format!("{instance} does not match \"{}\"", p.source));
-                }
+            if let Some(p) = &k.pattern
+                && !p.regex.is_match(s)
+            {
+                fail!(format!("{instance} does not match \"{}\"", p.source));
             }
         }
         Value::Array(items) => {
             let count = items.len() as u64;
-            if let Some(max) = k.max_items {
-                if count > max {
-                    fail!(format!(
-                        "{instance} has more than {max} item{}",
-                        plural(max, "", "s")
-                    ));
-                }
+            if let Some(max) = k.max_items
+                && count > max
+            {
+                fail!(format!(
+                    "{instance} has more than {max} item{}",
+                    plural(max, "", "s")
+                ));
             }
-            if let Some(min) = k.min_items {
-                if count < min {
-                    fail!(format!(
-                        "{instance} has less than {min} item{}",
-                        plural(min, "", "s")
-                    ));
-                }
+            if let Some(min) = k.min_items
+                && count < min
+            {
+                fail!(format!(
+                    "{instance} has less than {min} item{}",
+                    plural(min, "", "s")
+                ));
             }
             if k.unique_items && has_duplicates(items) {
                 fail!(format!("{instance} has non-unique elements"));
@@ -810,21 +808,21 @@ fn assertions(
                     }
                 }
             }
-            if let Some(max) = k.max_properties {
-                if count > max {
-                    fail!(format!(
-                        "{instance} has more than {max} propert{}",
-                        plural(max, "y", "ies")
-                    ));
-                }
+            if let Some(max) = k.max_properties
+                && count > max
+            {
+                fail!(format!(
+                    "{instance} has more than {max} propert{}",
+                    plural(max, "y", "ies")
+                ));
             }
-            if let Some(min) = k.min_properties {
-                if count < min {
-                    fail!(format!(
-                        "{instance} has less than {min} propert{}",
-                        plural(min, "y", "ies")
-                    ));
-                }
+            if let Some(min) = k.min_properties
+                && count < min
+            {
+                fail!(format!(
+                    "{instance} has less than {min} propert{}",
+                    plural(min, "y", "ies")
+                ));
             }
         }
         _ => {}

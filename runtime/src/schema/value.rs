@@ -134,7 +134,7 @@ impl Decimal {
                 exponent: 0,
             };
         }
-        while digits % 10 == 0 {
+        while digits.is_multiple_of(10) {
             digits /= 10;
             exponent += 1;
         }
