@@ -50,7 +50,7 @@
 //! use serde_json::json;
 //! let schema = toolsmith::schema::Schema::compile(&json!({
 //!     "type": "object",
-//!     "properties": {"days": {"type": "integer", "minimum": 1}},
+//!     "properties": {"city": {"type": "string"}, "days": {"type": "integer", "minimum": 1}},
 //!     "required": ["city"],
 //!     "additionalProperties": false
 //! }))?;
