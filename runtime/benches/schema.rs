@@ -94,7 +94,11 @@ fn validate_rich_valid(bencher: divan::Bencher) {
 fn validate_rich_invalid(bencher: divan::Bencher) {
     let schema = Schema::compile(&rich()).expect("compiles");
     let args = invalid_rich();
-    assert!(schema.validate(&args).len() >= 6, "{:?}", schema.validate(&args));
+    assert!(
+        schema.validate(&args).len() >= 6,
+        "{:?}",
+        schema.validate(&args)
+    );
     bencher.bench(|| schema.validate(divan::black_box(&args)));
 }
 

@@ -66,40 +66,59 @@ pub(crate) fn equal(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// Whether `items` has two equal elements (JSON equality). Scalars of one
-/// kind are compared after sorting; the pairwise check is kept for arrays
-/// and objects only, so a long array of strings or numbers costs n·log n.
+/// Whether `items` has two equal elements (JSON equality), in n·log n: each
+/// element is written in a canonical form (object keys sorted, numbers by
+/// value) and the forms are sorted.
 pub(crate) fn has_duplicates(items: &[Value]) -> bool {
-    let mut strings: Vec<&str> = Vec::new();
-    let mut numbers: Vec<&Number> = Vec::new();
-    let mut seen_null = false;
-    let mut seen_true = false;
-    let mut seen_false = false;
-    let mut composite: Vec<&Value> = Vec::new();
-    for item in items {
-        match item {
-            Value::Null if seen_null => return true,
-            Value::Null => seen_null = true,
-            Value::Bool(true) if seen_true => return true,
-            Value::Bool(true) => seen_true = true,
-            Value::Bool(false) if seen_false => return true,
-            Value::Bool(false) => seen_false = true,
-            Value::String(s) => strings.push(s),
-            Value::Number(n) => numbers.push(n),
-            Value::Array(_) | Value::Object(_) => {
-                if composite.iter().any(|c| equal(c, item)) {
-                    return true;
-                }
-                composite.push(item);
+    let mut forms: Vec<String> = items
+        .iter()
+        .map(|item| {
+            let mut form = String::new();
+            canonical(item, &mut form);
+            form
+        })
+        .collect();
+    forms.sort_unstable();
+    forms.windows(2).any(|w| w[0] == w[1])
+}
+
+/// A text equal for two values exactly when they are equal as JSON.
+fn canonical(value: &Value, out: &mut String) {
+    match value {
+        Value::Number(n) => {
+            let integral = integer(n).or_else(|| {
+                n.as_f64()
+                    .filter(|f| f.fract() == 0.0 && f.abs() < 1.7e38)
+                    // Integral and within ±2^127: the cast is exact.
+                    .map(|f| f as i128)
+            });
+            match integral {
+                Some(i) => out.push_str(&i.to_string()),
+                None => out.push_str(&format!("{:e}", n.as_f64().unwrap_or(0.0))),
             }
         }
+        Value::Array(items) => {
+            out.push('[');
+            for item in items {
+                canonical(item, out);
+                out.push(',');
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            let mut members: Vec<(&String, &Value)> = map.iter().collect();
+            members.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            out.push('{');
+            for (key, item) in members {
+                out.push_str(&Value::String(key.clone()).to_string());
+                out.push(':');
+                canonical(item, out);
+                out.push(',');
+            }
+            out.push('}');
+        }
+        other => out.push_str(&other.to_string()),
     }
-    strings.sort_unstable();
-    numbers.sort_unstable_by(|a, b| cmp_numbers(a, b));
-    strings.windows(2).any(|w| w[0] == w[1])
-        || numbers
-            .windows(2)
-            .any(|w| cmp_numbers(w[0], w[1]) == Ordering::Equal)
 }
 
 /// A finite decimal `digits × 10^exponent` with no trailing zero in `digits`.
@@ -242,5 +261,24 @@ mod tests {
         assert!(has_duplicates(&[json!({"a": [1]}), json!({"a": [1.0]})]));
         assert!(!has_duplicates(&[json!(1), json!(true), json!("1")]));
         assert!(!has_duplicates(&[json!([1]), json!([true])]));
+        assert!(has_duplicates(&[
+            json!({"a": 1, "b": [2.0]}),
+            json!({"b": [2], "a": 1.0})
+        ]));
+        assert!(!has_duplicates(&[
+            json!(0.5),
+            json!(1),
+            json!("1"),
+            json!([1]),
+            json!({"1": 1})
+        ]));
+        assert!(has_duplicates(&[
+            json!(1e20),
+            json!(100000000000000000000.0)
+        ]));
+        assert!(!has_duplicates(&[
+            json!(9007199254740993u64),
+            json!(9007199254740992.0)
+        ]));
     }
 }
