@@ -53,6 +53,10 @@ const OBJECT: &[&str] = &[
     "dependencies",
 ];
 
+/// Subschemas nested deeper than this are refused (the index is built
+/// recursively).
+const MAX_NESTING: usize = 512;
+
 /// Where resources, anchors and subschemas are.
 #[derive(Default)]
 struct Index {
@@ -71,7 +75,7 @@ impl Index {
     fn build(root: &Value) -> Result<Index, CompileError> {
         let mut index = Index::default();
         let mut pointer = String::new();
-        index.walk(root, &mut pointer, None)?;
+        index.walk(root, &mut pointer, None, 0)?;
         Ok(index)
     }
 
@@ -93,7 +97,14 @@ impl Index {
         schema: &Value,
         pointer: &mut String,
         parent: Option<usize>,
+        depth: usize,
     ) -> Result<(), CompileError> {
+        if depth > MAX_NESTING {
+            return Err(CompileError::at(
+                pointer,
+                format!("the schema nests deeper than {MAX_NESTING} subschemas"),
+            ));
+        }
         let Value::Object(map) = schema else {
             if parent.is_none() {
                 self.add_resource(uri::DEFAULT_BASE.to_owned(), "")?;
@@ -151,13 +162,13 @@ impl Index {
             push_token(pointer, keyword);
             let k = keyword.as_str();
             if SINGLE.contains(&k) {
-                self.walk(value, pointer, Some(resource))?;
+                self.walk(value, pointer, Some(resource), depth + 1)?;
             } else if ARRAY.contains(&k) || (k == "items" && value.is_array()) {
                 if let Value::Array(items) = value {
                     for (i, item) in items.iter().enumerate() {
                         let l = pointer.len();
                         push_token(pointer, &i.to_string());
-                        self.walk(item, pointer, Some(resource))?;
+                        self.walk(item, pointer, Some(resource), depth + 1)?;
                         pointer.truncate(l);
                     }
                 }
@@ -167,7 +178,7 @@ impl Index {
                 for (name, item) in members {
                     let l = pointer.len();
                     push_token(pointer, name);
-                    self.walk(item, pointer, Some(resource))?;
+                    self.walk(item, pointer, Some(resource), depth + 1)?;
                     pointer.truncate(l);
                 }
             }

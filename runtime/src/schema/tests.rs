@@ -49,6 +49,12 @@ fn malformed_keywords_are_compile_errors_with_their_location() {
         assert_eq!(e.pointer, pointer, "{schema}: {e}");
     }
     assert!(Schema::compile(&json!(3)).is_err());
+    let mut deep = json!({"type": "string"});
+    for _ in 0..600 {
+        deep = json!({"items": deep});
+    }
+    let e = Schema::compile(&deep).unwrap_err();
+    assert!(e.message.contains("deeper than 512"), "{e}");
 }
 
 #[test]
