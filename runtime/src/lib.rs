@@ -11,19 +11,19 @@
 //!   [`Runtime::dispatch`], [`Runtime::run_batch`], [`Catalog`] discovery —
 //!   through `toolsmith-manifest` (its parsers: jsonc-parser, saphyr).
 //!   Implies `validate`.
-//! * `validate` (default, through `load`): `ToolCall::parse` validates the
-//!   arguments against the tool's JSON Schema with `jsonschema` (every
-//!   violation, with its pointer) before deserializing them. Without it the
-//!   typed deserialization is the check: types, required properties, string
-//!   enums and `additionalProperties: false` are enforced, keywords that a
-//!   Rust type cannot express (`minimum`, `maxLength`, `pattern`, …) are not.
+//! * `validate`: accepted for compatibility and enables nothing more.
+//!   Arguments are always validated against the tool's JSON Schema by
+//!   toolsmith's own draft 2020-12 validator ([`schema`]: every violation,
+//!   with its pointer) before they are deserialized, in every configuration;
+//!   it costs one small crate (`jsonschema-regex`, which translates ECMA-262
+//!   patterns for the linear-time `regex` crate).
 //! * `macros` (default): the [`tools!`] and [`skill!`] macros. They read
 //!   the manifest at build time, so `toolsmith-manifest` is compiled for the
 //!   build (not linked into the program).
 //!
 //! With `default-features = false` a crate that uses code written by
-//! `toolsmith gen` compiles neither `toolsmith-manifest` nor its parsers nor
-//! `jsonschema`, and has one `syn` major version in its tree (README,
+//! `toolsmith gen` compiles neither `toolsmith-manifest` nor its parsers;
+//! every configuration has one `syn` major version in its tree (README,
 //! "Dependencies and build time").
 
 pub mod audit;
@@ -43,6 +43,7 @@ pub mod refusal;
 pub mod risk;
 pub mod runtime;
 pub mod sandbox;
+pub mod schema;
 pub mod tool;
 
 pub use audit::{Audit, Event};

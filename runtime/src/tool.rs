@@ -247,7 +247,7 @@ pub enum CallError {
     InvalidSchema {
         /// The tool.
         tool: String,
-        /// jsonschema's message.
+        /// Why (with its location in the schema).
         message: String,
     },
 }

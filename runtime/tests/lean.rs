@@ -6,8 +6,9 @@
 //!
 //! * have no `toolsmith-manifest`, `toolsmith-macros`, saphyr, jsonc-parser
 //!   or jsonschema in its tree, and one `syn` major version;
-//! * build, parse model calls with the typed deserialization, and run an
-//!   agentcli call from the root given at run time.
+//! * build, parse model calls (validated against their JSON Schema by
+//!   `toolsmith::schema`, then deserialized), and run an agentcli call from
+//!   the root given at run time.
 //!
 //! The crate is `target/tmp/lean-user` (kept between runs, so only the first
 //! build is cold), built offline from the workspace's `Cargo.lock` into
@@ -32,7 +33,18 @@ mod sink {
 
 fn main() {
     let root = std::env::args().nth(1).expect("the root");
-    // Without `validate`, serde's typing is the check.
+    // The JSON Schema is checked in every configuration (toolsmith::schema):
+    // the violation names the argument, not only serde's typing.
+    let err = sink::ToolCall::parse("notesmd_cli_search", r#"{"query": "q", "text": "t", "limit": -1}"#)
+        .unwrap_err();
+    match err {
+        toolsmith::CallError::InvalidArguments { violations, .. } => {
+            assert_eq!(violations.len(), 1, "{violations:?}");
+            assert_eq!(violations[0].pointer, "/limit");
+            assert_eq!(violations[0].message, "-1 is less than the minimum of 0");
+        }
+        other => panic!("{other}"),
+    }
     let call = sink::ToolCall::parse("get_weather", r#"{"city": "Oslo"}"#).unwrap();
     let err = sink::ToolCall::parse("get_weather", r#"{"city": 5}"#).unwrap_err();
     assert!(matches!(err, toolsmith::CallError::InvalidArguments { .. }), "{err}");

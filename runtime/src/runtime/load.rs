@@ -1,8 +1,8 @@
 //! What needs a manifest loaded at run time (the `load` feature):
 //! [`Runtime::load`], [`Runtime::add_manifest`], [`Runtime::add_catalog`],
 //! [`Runtime::dispatch`] and the calls of a model turn
-//! ([`Runtime::run_batch`]), with argument validation by compiled
-//! `jsonschema` validators.
+//! ([`Runtime::run_batch`]), with argument validation by toolsmith's own
+//! validator ([`crate::schema`]).
 
 use super::*;
 use crate::catalog::Catalog;
@@ -275,21 +275,13 @@ fn validate(entry: &Entry, arguments_json: &str) -> Result<Value, Refusal> {
             message: e.to_string(),
         })?
     };
-    let validator =
-        entry
-            .validator
-            .get(&entry.tool.parameters)
-            .map_err(|m| Refusal::InvalidSchema {
-                tool: tool.clone(),
-                message: m.to_owned(),
-            })?;
-    let mut violations: Vec<Violation> = validator
-        .iter_errors(&args)
-        .map(|e| Violation {
-            pointer: e.instance_path().to_string(),
-            message: e.to_string(),
-        })
-        .collect();
+    let mut violations: Vec<Violation> = entry
+        .validator
+        .violations(&entry.tool.parameters, &args)
+        .map_err(|m| Refusal::InvalidSchema {
+            tool: tool.clone(),
+            message: m.to_owned(),
+        })?;
     if matches!(entry.tool.execution, Execution::Chai(_)) {
         violations.extend(undeclared(&entry.tool.parameters, &args));
     }

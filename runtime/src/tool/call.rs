@@ -1,8 +1,9 @@
 //! Turning a model's tool call (name + JSON text) into a typed value: schema
-//! validation with every violation listed (the `validate` feature), then
+//! validation with every violation listed ([`crate::schema`]), then
 //! deserialization.
 
 use super::{CallError, Tool, Violation};
+use crate::schema::Schema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::sync::OnceLock;
@@ -31,49 +32,43 @@ impl SchemaText {
     }
 }
 
-/// A validator compiled on first use and kept (with the `validate` feature;
-/// without it the slot stays empty and the typed deserialization is the check).
+/// A tool's schema compiled on first use and kept ([`crate::schema::Schema`]:
+/// microseconds, no meta-schema).
 #[derive(Debug, Default)]
 pub struct CompiledSchema {
-    #[cfg(feature = "validate")]
-    slot: OnceLock<Result<jsonschema::Validator, String>>,
+    slot: OnceLock<Result<Schema, String>>,
 }
 
 impl CompiledSchema {
     /// An empty slot, for a `static`.
     pub const fn new() -> Self {
         CompiledSchema {
-            #[cfg(feature = "validate")]
             slot: OnceLock::new(),
         }
     }
 
-    /// The validator for `schema` (compiled at the first call, with linear-time
-    /// regular expressions), or why it cannot be compiled.
-    #[cfg(feature = "validate")]
-    pub fn get(&self, schema: &Value) -> Result<&jsonschema::Validator, &str> {
+    /// The compiled `schema` (compiled at the first call), or why it cannot
+    /// be compiled.
+    pub fn get(&self, schema: &Value) -> Result<&Schema, &str> {
         self.slot
-            .get_or_init(|| {
-                let build = || {
-                    jsonschema::options()
-                        .with_pattern_options(jsonschema::PatternOptions::regex())
-                        .build(schema)
-                        .map_err(|e| e.to_string())
-                };
-                // jsonschema 0.60 panics on some unknown `$schema` URIs (it
-                // cannot resolve their meta-schema without `resolve-http`).
-                std::panic::catch_unwind(build)
-                    .unwrap_or_else(|_| Err("the schema's `$schema` cannot be resolved".into()))
-            })
+            .get_or_init(|| Schema::compile(schema).map_err(|e| e.to_string()))
             .as_ref()
             .map_err(String::as_str)
+    }
+
+    /// Every violation of `arguments` against `schema`.
+    ///
+    /// # Errors
+    ///
+    /// The schema cannot be compiled (its message).
+    pub fn violations(&self, schema: &Value, arguments: &Value) -> Result<Vec<Violation>, &str> {
+        Ok(self.get(schema)?.validate(arguments))
     }
 }
 
 /// Parses a call's `arguments` for tool `T`: JSON (an empty string counts as
-/// `{}`), then the tool's JSON Schema (every violation, with its JSON pointer;
-/// the `validate` feature), then deserialization into `T` (without
-/// `validate`, a value that does not fit `T` is one violation at the root).
+/// `{}`), then the tool's JSON Schema (every violation, with its JSON
+/// pointer), then deserialization into `T`.
 pub fn parse_call<T: Tool + DeserializeOwned>(
     arguments: &str,
     validator: &CompiledSchema,
@@ -83,8 +78,8 @@ pub fn parse_call<T: Tool + DeserializeOwned>(
 }
 
 /// The arguments of a call of `tool` as JSON (an empty string counts as
-/// `{}`), checked against the tool's `schema` with the `validate` feature
-/// (every violation, with its JSON pointer).
+/// `{}`), checked against the tool's `schema` (every violation, with its
+/// JSON pointer).
 pub(crate) fn check_arguments(
     tool: &str,
     arguments: &str,
@@ -99,50 +94,28 @@ pub(crate) fn check_arguments(
             message: e.to_string(),
         })?
     };
-    #[cfg(feature = "validate")]
-    {
-        let validator = validator
-            .get(schema)
+    let violations =
+        validator
+            .violations(schema, &value)
             .map_err(|message| CallError::InvalidSchema {
                 tool: tool.to_owned(),
                 message: message.to_owned(),
             })?;
-        let violations: Vec<Violation> = validator
-            .iter_errors(&value)
-            .map(|e| Violation {
-                pointer: e.instance_path().as_str().to_owned(),
-                message: e.to_string(),
-            })
-            .collect();
-        if !violations.is_empty() {
-            return Err(CallError::InvalidArguments {
-                tool: tool.to_owned(),
-                violations,
-            });
-        }
+    if !violations.is_empty() {
+        return Err(CallError::InvalidArguments {
+            tool: tool.to_owned(),
+            violations,
+        });
     }
-    #[cfg(not(feature = "validate"))]
-    let _ = (schema, validator);
     Ok(value)
 }
 
-/// Arguments that passed [`check_arguments`] but do not fit the tool's type:
-/// with `validate`, [`CallError::Deserialize`] (the schema said yes); without
-/// it, the typed deserialization is the check, so one violation at the root.
+/// Arguments that passed [`check_arguments`] but do not fit the tool's type
+/// (the schema said yes; the generated type is narrower).
 pub(crate) fn deserialize_error(tool: &str, message: &str) -> CallError {
-    if cfg!(feature = "validate") {
-        CallError::Deserialize {
-            tool: tool.to_owned(),
-            message: message.to_owned(),
-        }
-    } else {
-        CallError::InvalidArguments {
-            tool: tool.to_owned(),
-            violations: vec![Violation {
-                pointer: String::new(),
-                message: message.to_owned(),
-            }],
-        }
+    CallError::Deserialize {
+        tool: tool.to_owned(),
+        message: message.to_owned(),
     }
 }
 
