@@ -6,6 +6,7 @@
 
 mod commands;
 mod error;
+mod mcp;
 mod output;
 mod render;
 mod walk;
@@ -37,6 +38,8 @@ enum Command {
     Export(commands::export::Args),
     /// Print the catalog of the self-describing tools in a directory.
     Discover(commands::discover::DiscoverArgs),
+    /// Serve the tools of manifests to MCP hosts (stdio, or streamable HTTP).
+    Serve(commands::serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -49,6 +52,7 @@ fn main() -> ExitCode {
         Command::Export(args) => commands::export::run(&args),
         Command::Run(args) => return commands::run::run(&args),
         Command::Discover(args) => return commands::discover::run(&args),
+        Command::Serve(args) => return commands::serve::run(&args),
     };
     match outcome {
         Ok(status) => status.into(),

@@ -1,0 +1,302 @@
+//! The MCP server: `tools/list` from the current [`ToolSet`], `tools/call`
+//! through the tool's [`Runtime`] on a blocking thread, cancellation by the
+//! request's token (the tool's process group is killed), and the peers that
+//! `notifications/tools/list_changed` goes to.
+
+use super::toolset::ToolSet;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::{ErrorData as McpError, Peer, RoleServer, ServerHandler};
+use serde_json::Value;
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
+use std::time::Duration;
+use toolsmith::{CancelToken, ModelCall, Outcome, Policy, Refusal, RiskPolicy, Status};
+
+/// The newest protocol revision served: 2025-11-25, the one
+/// `provider-formats.md` §1 describes (later revisions replace the session
+/// lifecycle that `notifications/tools/list_changed` relies on).
+pub const PROTOCOL: ProtocolVersion = ProtocolVersion::V_2025_11_25;
+
+/// The command-line options a session applies.
+#[derive(Debug, Clone, Default)]
+pub struct SessionOptions {
+    /// Which calls need a confirmation (`--risk`).
+    pub risk: RiskPolicy,
+    /// Run the calls that need a confirmation anyway (`--autorun`).
+    pub autorun: bool,
+    /// Announce and send `notifications/tools/list_changed` (`--watch`).
+    pub watch: bool,
+    /// Secrets replaced by `[REDACTED]` in refusal texts (`--redact`).
+    pub redact: Vec<String>,
+}
+
+/// What every session of one server shares.
+#[derive(Debug)]
+pub struct Shared {
+    tools: RwLock<Arc<ToolSet>>,
+    peers: Mutex<Vec<Peer<RoleServer>>>,
+    calls: Mutex<HashMap<u64, CancelToken>>,
+    next_call: AtomicU64,
+    /// Which calls need a confirmation (`--risk`).
+    risk: RiskPolicy,
+    /// Run calls that the risk policy wants confirmed (`--autorun`).
+    autorun: bool,
+    /// Announce and send `notifications/tools/list_changed` (`--watch`).
+    watch: bool,
+    /// The secrets replaced in refusal texts (`--redact`).
+    redact: Policy,
+}
+
+impl Shared {
+    /// The state of a server offering `tools`.
+    pub fn new(tools: ToolSet, options: SessionOptions) -> Self {
+        let SessionOptions {
+            risk,
+            autorun,
+            watch,
+            redact,
+        } = options;
+        Shared {
+            risk,
+            tools: RwLock::new(Arc::new(tools)),
+            peers: Mutex::new(Vec::new()),
+            calls: Mutex::new(HashMap::new()),
+            next_call: AtomicU64::new(1),
+            autorun,
+            watch,
+            redact: Policy {
+                redact,
+                ..Policy::default()
+            },
+        }
+    }
+
+    /// The tools in force (a call keeps the set it started with).
+    pub fn tools(&self) -> Arc<ToolSet> {
+        Arc::clone(&self.tools.read().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Replaces the tools; true when the `tools/list` result changed.
+    pub fn replace_tools(&self, tools: ToolSet) -> bool {
+        let mut current = self.tools.write().unwrap_or_else(PoisonError::into_inner);
+        let changed = current.listed != tools.listed;
+        *current = Arc::new(tools);
+        changed
+    }
+
+    /// Sends `notifications/tools/list_changed` to every live session.
+    pub async fn notify_list_changed(&self) {
+        let peers: Vec<Peer<RoleServer>> = {
+            let mut peers = lock(&self.peers);
+            peers.retain(|p| !p.is_transport_closed());
+            peers.clone()
+        };
+        for peer in peers {
+            if let Err(e) = peer.notify_tool_list_changed().await {
+                eprintln!("toolsmith: cannot send notifications/tools/list_changed: {e}");
+            }
+        }
+    }
+
+    /// Cancels every call in flight (shutdown) and waits, at most `bound`,
+    /// for their processes to be killed and reaped.
+    pub async fn cancel_all(&self, bound: Duration) {
+        for token in lock(&self.calls).values() {
+            token.cancel();
+        }
+        let deadline = tokio::time::Instant::now() + bound;
+        while !lock(&self.calls).is_empty() && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// One session's handler (all sessions share [`Shared`]).
+#[derive(Debug, Clone)]
+pub struct Server {
+    shared: Arc<Shared>,
+}
+
+impl Server {
+    /// A handler over `shared`.
+    pub fn new(shared: Arc<Shared>) -> Self {
+        Server { shared }
+    }
+}
+
+/// A call in flight: registered for shutdown, and cancelled when dropped
+/// before it ended (the request's future was dropped: the session closed).
+struct CallGuard {
+    shared: Arc<Shared>,
+    id: u64,
+    token: CancelToken,
+}
+
+impl CallGuard {
+    fn new(shared: &Arc<Shared>) -> Self {
+        let id = shared.next_call.fetch_add(1, Ordering::Relaxed);
+        let token = CancelToken::new();
+        lock(&shared.calls).insert(id, token.clone());
+        CallGuard {
+            shared: Arc::clone(shared),
+            id,
+            token,
+        }
+    }
+}
+
+impl Drop for CallGuard {
+    fn drop(&mut self) {
+        // Cancelling a call that ended is a no-op; one still running is killed.
+        self.token.cancel();
+        lock(&self.shared.calls).remove(&self.id);
+    }
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        let mut capabilities = ServerCapabilities::builder().enable_tools().build();
+        if let (true, Some(tools)) = (self.shared.watch, capabilities.tools.as_mut()) {
+            tools.list_changed = Some(true);
+        }
+        ServerConfig::new(capabilities)
+            .with_protocol_version(PROTOCOL)
+            .with_server_info(Implementation::new("toolsmith", env!("CARGO_PKG_VERSION")))
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(ProtocolVersion::known_up_to(&PROTOCOL))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        Ok(ListToolsResult::with_all_items(
+            self.shared.tools().listed.clone(),
+        ))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let tools = self.shared.tools();
+        let name = request.name.to_string();
+        let arguments = match &request.arguments {
+            Some(map) => serde_json::to_string(map).unwrap_or_default(),
+            None => "{}".to_string(),
+        };
+        let (rt, known) = tools.runtime_for(&name);
+        if !known {
+            // Refused (and audited) by the runtime without tools; MCP wants
+            // a protocol error for an unknown tool.
+            let refusal = rt.dispatch(&name, &arguments).err();
+            let message = refusal.map_or_else(
+                || format!("unknown tool `{name}`"),
+                |r| self.shared.redact.redacted(&r.to_string()),
+            );
+            return Err(McpError::invalid_params(message, None));
+        }
+        let guard = CallGuard::new(&self.shared);
+        let token = guard.token.clone();
+        let confirm = !self.shared.autorun && self.shared.risk.needs_confirmation(&name);
+        let call = ModelCall {
+            name: name.clone(),
+            arguments,
+        };
+        let mut task = tokio::task::spawn_blocking(move || {
+            if confirm {
+                // Never confirmed: the runtime refuses the call with its
+                // plan and audits the refusal; nothing runs.
+                rt.run_batch(std::slice::from_ref(&call), &mut |_| false)
+                    .pop()
+                    .unwrap_or_else(|| Err(not_confirmed(&call.name)))
+            } else {
+                rt.dispatch_with(&call.name, &call.arguments, &token)
+            }
+        });
+        let joined = tokio::select! {
+            joined = &mut task => joined,
+            () = context.ct.cancelled() => {
+                guard.token.cancel();
+                task.await
+            }
+        };
+        drop(guard);
+        let result = match joined {
+            Ok(Ok(outcome)) => outcome_result(&outcome),
+            Ok(Err(refusal)) => refusal_result(&refusal, &name, &self.shared.redact),
+            Err(e) => CallToolResult::error(vec![ContentBlock::text(format!(
+                "internal error: the call of `{name}` did not finish: {e}"
+            ))]),
+        };
+        Ok(result.into())
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        if self.shared.watch {
+            lock(&self.shared.peers).push(context.peer);
+        }
+    }
+}
+
+fn not_confirmed(tool: &str) -> Refusal {
+    Refusal::NotConfirmed {
+        tool: tool.to_string(),
+        plan: None,
+    }
+}
+
+/// The result of a call that ran: on success the tool's output (a JSON
+/// object from a JSON-line tool also as `structuredContent`); otherwise
+/// `isError` with how it ended.
+pub fn outcome_result(outcome: &Outcome) -> CallToolResult {
+    if outcome.is_success() {
+        return match outcome.for_model() {
+            Value::String(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
+            value @ Value::Object(_) => CallToolResult::structured(value),
+            value => CallToolResult::success(vec![ContentBlock::text(value.to_string())]),
+        };
+    }
+    let reason = match outcome.status {
+        Status::TimedOut => format!(
+            "the tool timed out after {:.1} s; its process group was killed",
+            outcome.duration.as_secs_f64()
+        ),
+        Status::Cancelled => "the call was cancelled; its process group was killed".to_string(),
+        _ => outcome.failure_text(),
+    };
+    let mut text = format!("{}: {reason}", outcome.status.as_str());
+    if !outcome.stdout.trim().is_empty() && outcome.result.is_none() {
+        text.push_str("\nstdout:\n");
+        text.push_str(&outcome.stdout);
+    }
+    CallToolResult::error(vec![ContentBlock::text(text)])
+}
+
+/// A refusal as an `isError` result the model can act on.
+pub fn refusal_result(refusal: &Refusal, tool: &str, shown: &Policy) -> CallToolResult {
+    let message = match refusal {
+        Refusal::NotConfirmed { .. } => format!(
+            "tool `{tool}` needs a confirmation under the risk policy (it is risky, or not marked safe in the --risk file), and toolsmith serve cannot ask for one; the call did not run. The server's operator can mark the tool `safe` in the risk policy, or start `toolsmith serve` with --autorun to let the MCP host's own approval stand"
+        ),
+        other => shown.redacted(&other.to_string()),
+    };
+    CallToolResult::error(vec![ContentBlock::text(format!(
+        "refused ({}): {message}",
+        refusal.kind()
+    ))])
+}
