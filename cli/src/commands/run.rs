@@ -227,6 +227,9 @@ fn load(path: &Path, policy: Policy) -> Result<Runtime, String> {
         return Runtime::load(path, policy).map_err(|e| e.to_string());
     }
     let catalog = discover(path, &policy)?;
+    for w in &catalog.warnings {
+        eprintln!("warning: {w}");
+    }
     let mut rt = Runtime::new(policy);
     rt.add_catalog(&catalog);
     Ok(rt)
@@ -243,7 +246,7 @@ pub(crate) fn is_manifest(path: &Path) -> bool {
 }
 
 /// The self-describing executables of a directory, or the one executable
-/// named (shared with `serve`); the catalog's warnings are printed on stderr.
+/// named (shared with `serve`).
 pub(crate) fn discover(path: &Path, policy: &Policy) -> Result<Catalog, String> {
     let (dir, only) = if path.is_dir() {
         (path.to_path_buf(), None)
@@ -273,9 +276,6 @@ pub(crate) fn discover(path: &Path, policy: &Policy) -> Result<Catalog, String> 
     };
     let mut catalog =
         Catalog::discover_with(&dir, policy).map_err(|e| format!("{}: {e}", dir.display()))?;
-    for w in &catalog.warnings {
-        eprintln!("warning: {w}");
-    }
     if let Some(only) = only {
         catalog.entries.retain(|e| e.path == only);
     }

@@ -2,6 +2,7 @@
 //! with `--http`) offering every tool of the manifests through the runtime,
 //! with `toolsmith run`'s options.
 
+use crate::mcp::log;
 use crate::mcp::server::{Server, SessionOptions, Shared};
 use crate::mcp::toolset::{Config, ToolSet};
 use crate::mcp::{http, watch};
@@ -95,11 +96,13 @@ pub fn run(args: &ServeArgs) -> ExitCode {
         Err(message) => return refused(&shown.redacted(&message)),
     };
     for w in &loaded.warnings {
-        eprintln!("warning: {w}");
+        log(format!("warning: {w}"));
     }
     for name in config.risk.tools.keys() {
         if !loaded.set.listed.iter().any(|t| t.name == name.as_str()) {
-            eprintln!("warning: the risk policy names `{name}`, which no manifest served declares");
+            log(format!(
+                "warning: the risk policy names `{name}`, which no manifest served declares"
+            ));
         }
     }
     let shared = Arc::new(Shared::new(loaded.set, options));
@@ -109,7 +112,7 @@ pub fn run(args: &ServeArgs) -> ExitCode {
     {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("toolsmith: cannot start the async runtime: {e}");
+            log(format!("toolsmith: cannot start the async runtime: {e}"));
             return ExitCode::from(2);
         }
     };
@@ -135,7 +138,7 @@ pub fn run(args: &ServeArgs) -> ExitCode {
         match served {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("toolsmith: {e}");
+                log(format!("toolsmith: {e}"));
                 ExitCode::from(2)
             }
         }
@@ -186,10 +189,10 @@ fn risk_policy(path: &Path) -> Result<RiskPolicy, String> {
 
 /// One session over stdin and stdout, until the client closes it.
 async fn serve_stdio(shared: Arc<Shared>) -> Result<(), String> {
-    eprintln!(
+    log(format!(
         "toolsmith: serving {} tools over MCP on stdio",
         shared.tools().listed.len()
-    );
+    ));
     let running = Server::new(shared)
         .serve(rmcp::transport::stdio())
         .await
@@ -215,13 +218,15 @@ async fn terminated() {
             }
         }
         (Err(e), _) | (_, Err(e)) => {
-            eprintln!("toolsmith: warning: cannot handle SIGTERM/SIGINT: {e}");
+            log(format!(
+                "toolsmith: warning: cannot handle SIGTERM/SIGINT: {e}"
+            ));
             std::future::pending::<()>().await;
         }
     }
 }
 
 fn refused(message: &str) -> ExitCode {
-    eprintln!("toolsmith: refused: {message}");
+    log(format!("toolsmith: refused: {message}"));
     ExitCode::from(1)
 }

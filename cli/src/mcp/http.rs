@@ -3,6 +3,7 @@
 //! only unless `--allow-remote`; rmcp checks the `Host` header against the
 //! loopback names (DNS rebinding), a check `--allow-remote` lifts.
 
+use super::log;
 use super::server::{Server, Shared};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, combinators::BoxBody};
@@ -71,10 +72,10 @@ pub async fn serve(
     };
     let service =
         StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), config);
-    eprintln!(
+    log(format!(
         "toolsmith: serving {} tools over MCP at http://{local}{PATH}",
         shared.tools().listed.len()
-    );
+    ));
     tokio::pin!(shutdown);
     loop {
         tokio::select! {
@@ -82,7 +83,7 @@ pub async fn serve(
                 let stream = match accepted {
                     Ok((stream, _)) => stream,
                     Err(e) => {
-                        eprintln!("toolsmith: accept failed: {e}");
+                        log(format!("toolsmith: accept failed: {e}"));
                         continue;
                     }
                 };

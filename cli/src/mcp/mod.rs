@@ -13,3 +13,10 @@ pub mod http;
 pub mod server;
 pub mod toolset;
 pub mod watch;
+
+/// Writes one line on stderr, ignoring errors: a host that closed the
+/// server's stderr must not make it panic (as `eprintln!` would).
+pub fn log(line: impl std::fmt::Display) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}

@@ -3,6 +3,7 @@
 //! request's token (the tool's process group is killed), and the peers that
 //! `notifications/tools/list_changed` goes to.
 
+use super::log;
 use super::toolset::ToolSet;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
@@ -99,7 +100,9 @@ impl Shared {
         };
         for peer in peers {
             if let Err(e) = peer.notify_tool_list_changed().await {
-                eprintln!("toolsmith: cannot send notifications/tools/list_changed: {e}");
+                log(format!(
+                    "toolsmith: cannot send notifications/tools/list_changed: {e}"
+                ));
             }
         }
     }

@@ -76,11 +76,17 @@ impl ToolSet {
                 watched.push(path.clone());
             }
             for source in sources(path)? {
-                let (rt, found, files) = match source {
+                let Part {
+                    rt,
+                    tools: found,
+                    files,
+                    warnings: skipped,
+                } = match source {
                     Source::Manifest(file) => load_manifest(&file, &config.policy)?,
                     Source::Catalog(dir) => load_catalog(&dir, &config.policy)?,
                 };
                 watched.extend(files);
+                warnings.extend(skipped);
                 warnings.extend(rt.warnings().iter().cloned());
                 let origin = path.display().to_string();
                 tools.extend(
@@ -181,11 +187,20 @@ fn sources(path: &Path) -> Result<Vec<Source>, String> {
     }
 }
 
-/// A manifest file: its runtime, its tools, and the files it was read from.
-fn load_manifest(
-    file: &Path,
-    policy: &Policy,
-) -> Result<(Runtime, Vec<Tool>, Vec<PathBuf>), String> {
+/// What one source gives.
+struct Part {
+    /// Its runtime.
+    rt: Runtime,
+    /// Its tools.
+    tools: Vec<Tool>,
+    /// The files and directories it was read from.
+    files: Vec<PathBuf>,
+    /// Executables skipped, and why.
+    warnings: Vec<String>,
+}
+
+/// A manifest file.
+fn load_manifest(file: &Path, policy: &Policy) -> Result<Part, String> {
     let display = file.display().to_string();
     let loaded = lint::load(file, &display, &Default::default()).map_err(|f| {
         LoadError {
@@ -202,21 +217,28 @@ fn load_manifest(
     if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
         files.push(dir.to_path_buf());
     }
-    Ok((rt, manifest.tools, files))
+    Ok(Part {
+        rt,
+        tools: manifest.tools,
+        files,
+        warnings: Vec::new(),
+    })
 }
 
 /// A directory (or file) of self-describing executables.
-fn load_catalog(
-    path: &Path,
-    policy: &Policy,
-) -> Result<(Runtime, Vec<Tool>, Vec<PathBuf>), String> {
+fn load_catalog(path: &Path, policy: &Policy) -> Result<Part, String> {
     let catalog = discover(path, policy)?;
     let mut rt = Runtime::new(policy.clone());
     rt.add_catalog(&catalog);
     let mut files: Vec<PathBuf> = catalog.entries.iter().map(|e| e.path.clone()).collect();
     files.push(path.to_path_buf());
     let tools = catalog.entries.iter().map(|e| e.to_tool()).collect();
-    Ok((rt, tools, files))
+    Ok(Part {
+        rt,
+        tools,
+        files,
+        warnings: catalog.warnings,
+    })
 }
 
 /// The `tools/list` entries: `toolsmith export --to mcp` (a tool the MCP

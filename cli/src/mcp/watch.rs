@@ -4,6 +4,7 @@
 //! `notifications/tools/list_changed`. A reload that fails keeps the tools
 //! in force and says why on stderr.
 
+use super::log;
 use super::server::Shared;
 use super::toolset::{Config, ToolSet};
 use std::os::unix::fs::MetadataExt;
@@ -57,7 +58,7 @@ pub async fn run(shared: Arc<Shared>, paths: Vec<PathBuf>, config: Config) {
         match loaded {
             Ok(loaded) => {
                 for w in &loaded.warnings {
-                    eprintln!("warning: {w}");
+                    log(format!("warning: {w}"));
                 }
                 if loaded.set.watched != files {
                     files = loaded.set.watched.clone();
@@ -68,12 +69,16 @@ pub async fn run(shared: Arc<Shared>, paths: Vec<PathBuf>, config: Config) {
                 }
                 let count = loaded.set.listed.len();
                 if shared.replace_tools(loaded.set) {
-                    eprintln!("toolsmith: tools reloaded ({count} tools); notifying the clients");
+                    log(format!(
+                        "toolsmith: tools reloaded ({count} tools); notifying the clients"
+                    ));
                     shared.notify_list_changed().await;
                 }
             }
             Err(e) => {
-                eprintln!("toolsmith: reload failed, the previous tools stay in force: {e}");
+                log(format!(
+                    "toolsmith: reload failed, the previous tools stay in force: {e}"
+                ));
                 seen = now;
             }
         }
