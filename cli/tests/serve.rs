@@ -554,3 +554,88 @@ fn http_serves_initialize_on_loopback() {
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(0));
 }
+
+/// The version range of the MCP Python SDK the end-to-end test installs.
+const PYTHON_SDK: &str = "mcp>=2.3,<3";
+
+/// The virtual environment's python with `mcp` importable: made under
+/// `target/mcp-venv` and filled with `pip install` when missing; `None`
+/// (after a printed notice) when python3, venv or pip is unavailable or the
+/// install fails.
+fn python_with_mcp() -> Option<PathBuf> {
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()?
+        .to_path_buf();
+    let venv = target.join("mcp-venv");
+    let python = venv.join("bin/python");
+    let has_mcp = |python: &Path| {
+        std::process::Command::new(python)
+            // Finds the packages without importing them (an import takes seconds).
+            .args([
+                "-c",
+                "import importlib.util as u, sys; sys.exit(not (u.find_spec('mcp') and u.find_spec('anyio')))",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if has_mcp(&python) {
+        return Some(python);
+    }
+    let step = |what: &str, cmd: &mut std::process::Command| -> Option<()> {
+        match cmd.output() {
+            Ok(out) if out.status.success() => Some(()),
+            Ok(out) => {
+                eprintln!(
+                    "notice: skipping the MCP Python SDK test: {what} failed: {}",
+                    String::from_utf8_lossy(&out.stderr).trim()
+                );
+                None
+            }
+            Err(e) => {
+                eprintln!("notice: skipping the MCP Python SDK test: {what}: {e}");
+                None
+            }
+        }
+    };
+    step(
+        "python3 -m venv",
+        std::process::Command::new("python3").args(["-m", "venv", venv.to_str()?]),
+    )?;
+    step(
+        &format!("pip install {PYTHON_SDK}"),
+        std::process::Command::new(&python).args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            PYTHON_SDK,
+        ]),
+    )?;
+    has_mcp(&python).then_some(python)
+}
+
+#[test]
+fn python_sdk_client_end_to_end() {
+    let Some(python) = python_with_mcp() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let manifest = agentcli(d);
+    let risk = risk_file(d);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_python_client.py");
+    let out = std::process::Command::new(python)
+        .arg(script)
+        .args([BIN, manifest.to_str().unwrap()])
+        .arg(coreutils())
+        .args([risk.to_str().unwrap(), d.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(stdout.contains("mcp python client: ok"), "{stdout}");
+}
