@@ -121,3 +121,36 @@ async fn route(
     }
     service.call(req).await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::parse_address;
+
+    #[test]
+    fn loopback_only_unless_allowed() {
+        assert_eq!(
+            parse_address("127.0.0.1:8080", false).map(|a| a.to_string()),
+            Ok("127.0.0.1:8080".into())
+        );
+        assert_eq!(
+            parse_address("[::1]:0", false).map(|a| a.to_string()),
+            Ok("[::1]:0".into())
+        );
+        assert_eq!(
+            parse_address("localhost:9000", false).map(|a| a.to_string()),
+            Ok("127.0.0.1:9000".into())
+        );
+        let refused = parse_address("0.0.0.0:8080", false).unwrap_err();
+        assert!(
+            refused.starts_with("refusing --http 0.0.0.0:8080: not a loopback address")
+                && refused.contains("use 127.0.0.1:8080 or add --allow-remote"),
+            "{refused}"
+        );
+        let refused = parse_address("[2001:db8::1]:80", false).unwrap_err();
+        assert!(refused.contains("use [::1]:80"), "{refused}");
+        assert!(parse_address("0.0.0.0:8080", true).is_ok());
+        for bad in ["8080", "localhost", "localhost:99999", "example.com:80", ""] {
+            assert!(parse_address(bad, true).is_err(), "{bad}");
+        }
+    }
+}

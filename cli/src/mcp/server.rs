@@ -303,3 +303,75 @@ pub fn refusal_result(refusal: &Refusal, tool: &str, shown: &Policy) -> CallTool
         refusal.kind()
     ))])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn outcome(status: Status, stdout: &str, stderr: &str, result: Option<Value>) -> Outcome {
+        Outcome {
+            status,
+            exit_code: None,
+            signal: None,
+            stdout: stdout.into(),
+            stderr: stderr.into(),
+            truncated: false,
+            stdout_dropped: 0,
+            stderr_dropped: 0,
+            non_utf8: false,
+            output_incomplete: false,
+            duration: Duration::from_millis(1500),
+            result,
+        }
+    }
+
+    fn text(r: &CallToolResult) -> String {
+        r.content
+            .iter()
+            .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn outcomes_become_results() {
+        let ok = outcome_result(&outcome(Status::Success, "a\n", "", None));
+        assert_eq!((ok.is_error, text(&ok)), (Some(false), "a\n".into()));
+        let structured = outcome_result(&outcome(Status::Success, "", "", Some(json!({"n": 1}))));
+        assert_eq!(structured.structured_content, Some(json!({"n": 1})));
+        let failed = outcome_result(&outcome(
+            Status::Failed { code: Some(3) },
+            "partial",
+            "boom\n",
+            None,
+        ));
+        assert_eq!(failed.is_error, Some(true));
+        assert_eq!(text(&failed), "failed: boom\nstdout:\npartial");
+        let timed_out = outcome_result(&outcome(Status::TimedOut, "", "", None));
+        assert_eq!(
+            text(&timed_out),
+            "timed_out: the tool timed out after 1.5 s; its process group was killed"
+        );
+    }
+
+    #[test]
+    fn refusals_say_why_and_hide_secrets() {
+        let shown = Policy {
+            redact: vec!["s3cret".into()],
+            ..Policy::default()
+        };
+        let refusal = Refusal::Rejected {
+            tool: "t".into(),
+            message: "value s3cret is denied".into(),
+        };
+        let r = refusal_result(&refusal, "t", &shown);
+        assert_eq!(r.is_error, Some(true));
+        assert_eq!(text(&r), "refused (rejected): value [REDACTED] is denied");
+        let r = refusal_result(&not_confirmed("t"), "t", &shown);
+        assert!(
+            text(&r).starts_with("refused (not_confirmed): tool `t` needs a confirmation"),
+            "{}",
+            text(&r)
+        );
+    }
+}
