@@ -215,6 +215,12 @@ async fn lists_and_calls_tools_through_the_runtime_and_its_policy() {
         text(&unconfirmed)
     );
     assert!(text(&unconfirmed).contains("--autorun"));
+    assert!(
+        text(&unconfirmed).contains("(it would run: ")
+            && text(&unconfirmed).contains("tools/bin/touch_marker"),
+        "{}",
+        text(&unconfirmed)
+    );
     assert!(!d.join("marker").exists(), "a refused call ran");
 
     // A timeout kills the tool and says so.

@@ -293,9 +293,19 @@ pub fn outcome_result(outcome: &Outcome) -> CallToolResult {
 /// A refusal as an `isError` result the model can act on.
 pub fn refusal_result(refusal: &Refusal, tool: &str, shown: &Policy) -> CallToolResult {
     let message = match refusal {
-        Refusal::NotConfirmed { .. } => format!(
-            "tool `{tool}` needs a confirmation under the risk policy (it is risky, or not marked safe in the --risk file), and toolsmith serve cannot ask for one; the call did not run. The server's operator can mark the tool `safe` in the risk policy, or start `toolsmith serve` with --autorun to let the MCP host's own approval stand"
-        ),
+        Refusal::NotConfirmed { plan, .. } => {
+            let would_run = plan.as_ref().map_or_else(String::new, |plan| {
+                let argv: Vec<String> = plan
+                    .argv
+                    .iter()
+                    .map(|a| a.to_string_lossy().into_owned())
+                    .collect();
+                format!(" (it would run: {})", argv.join(" "))
+            });
+            shown.redacted(&format!(
+                "tool `{tool}` needs a confirmation under the risk policy (it is risky, or not marked safe in the --risk file), and toolsmith serve cannot ask for one; the call did not run{would_run}. The server's operator can mark the tool `safe` in the risk policy, or start `toolsmith serve` with --autorun to let the MCP host's own approval stand"
+            ))
+        }
         other => shown.redacted(&other.to_string()),
     };
     CallToolResult::error(vec![ContentBlock::text(format!(
