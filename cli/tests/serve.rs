@@ -282,6 +282,24 @@ async fn lists_and_calls_tools_through_the_runtime_and_its_policy() {
 }
 
 #[tokio::test]
+async fn a_directory_of_skills_serves_every_manifest_below_it() {
+    let examples = coreutils().parent().unwrap().to_path_buf();
+    let client = start((), &[examples.to_str().unwrap()]).await;
+    let tools = client.list_all_tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    // coreutils-skill and notes-skill (chai); describe-tools has no tools.json.
+    assert!(
+        names.starts_with(&["list_directory", "count_lines", "file_head", "utc_date"]),
+        "{names:?}"
+    );
+    assert!(
+        names.contains(&"note_write") && !names.contains(&"get_weather"),
+        "{names:?}"
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
 async fn autorun_runs_the_calls_the_risk_policy_wants_confirmed() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
