@@ -108,7 +108,7 @@ impl Shared {
     }
 
     /// Cancels every call in flight (shutdown) and waits, at most `bound`,
-    /// for their processes to be killed and reaped.
+    /// for them to return (their processes killed and reaped).
     pub async fn cancel_all(&self, bound: Duration) {
         for token in lock(&self.calls).values() {
             token.cancel();
@@ -137,32 +137,38 @@ impl Server {
     }
 }
 
-/// A call in flight: registered for shutdown, and cancelled when dropped
-/// before it ended (the request's future was dropped: the session closed).
-struct CallGuard {
+/// A call registered for shutdown: held by the blocking thread that runs
+/// it, so it leaves the registry only once the call has returned (its
+/// process killed and reaped if it was cancelled).
+struct InFlight {
     shared: Arc<Shared>,
     id: u64,
-    token: CancelToken,
 }
 
-impl CallGuard {
-    fn new(shared: &Arc<Shared>) -> Self {
+impl InFlight {
+    fn register(shared: &Arc<Shared>, token: CancelToken) -> Self {
         let id = shared.next_call.fetch_add(1, Ordering::Relaxed);
-        let token = CancelToken::new();
-        lock(&shared.calls).insert(id, token.clone());
-        CallGuard {
+        lock(&shared.calls).insert(id, token);
+        InFlight {
             shared: Arc::clone(shared),
             id,
-            token,
         }
     }
 }
 
-impl Drop for CallGuard {
+impl Drop for InFlight {
     fn drop(&mut self) {
-        // Cancelling a call that ended is a no-op; one still running is killed.
-        self.token.cancel();
         lock(&self.shared.calls).remove(&self.id);
+    }
+}
+
+/// Cancels a call whose request was dropped before it ended (the session
+/// closed); cancelling a call that ended is a no-op.
+struct CancelOnDrop(CancelToken);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
     }
 }
 
@@ -213,14 +219,16 @@ impl ServerHandler for Server {
             );
             return Err(McpError::invalid_params(message, None));
         }
-        let guard = CallGuard::new(&self.shared);
-        let token = guard.token.clone();
+        let token = CancelToken::new();
+        let in_flight = InFlight::register(&self.shared, token.clone());
+        let cancel_on_drop = CancelOnDrop(token.clone());
         let confirm = !self.shared.autorun && self.shared.risk.needs_confirmation(&name);
         let call = ModelCall {
             name: name.clone(),
             arguments,
         };
         let mut task = tokio::task::spawn_blocking(move || {
+            let _in_flight = in_flight;
             if confirm {
                 // Never confirmed: the runtime refuses the call with its
                 // plan and audits the refusal; nothing runs.
@@ -234,11 +242,11 @@ impl ServerHandler for Server {
         let joined = tokio::select! {
             joined = &mut task => joined,
             () = context.ct.cancelled() => {
-                guard.token.cancel();
+                cancel_on_drop.0.cancel();
                 task.await
             }
         };
-        drop(guard);
+        drop(cancel_on_drop);
         let result = match joined {
             Ok(Ok(outcome)) => outcome_result(&outcome),
             Ok(Err(refusal)) => refusal_result(&refusal, &name, &self.shared.redact),
