@@ -98,6 +98,9 @@ pub fn run(args: &ServeArgs) -> ExitCode {
     for w in &loaded.warnings {
         log(format!("warning: {w}"));
     }
+    if loaded.set.listed.is_empty() {
+        log("warning: no tools found in the PATHs given: the server offers none");
+    }
     for name in config.risk.tools.keys() {
         if !loaded.set.listed.iter().any(|t| t.name == name.as_str()) {
             log(format!(
