@@ -6,6 +6,7 @@
 
 mod commands;
 mod error;
+mod mcp;
 mod output;
 mod render;
 mod walk;
@@ -39,6 +40,8 @@ enum Command {
     Discover(commands::discover::DiscoverArgs),
     /// Show which confinement mechanisms this machine offers and what a policy would get.
     Doctor(commands::doctor::DoctorArgs),
+    /// Serve the tools of manifests to MCP hosts (stdio, or streamable HTTP).
+    Serve(Box<commands::serve::ServeArgs>),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
         Command::Run(args) => return commands::run::run(&args),
         Command::Discover(args) => return commands::discover::run(&args),
         Command::Doctor(args) => return commands::doctor::run(&args),
+        Command::Serve(args) => return commands::serve::run(&args),
     };
     match outcome {
         Ok(status) => status.into(),

@@ -8,4 +8,5 @@ pub mod generate;
 pub mod lint;
 pub mod rules;
 pub mod run;
+pub mod serve;
 pub mod signals;

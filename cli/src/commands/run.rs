@@ -228,14 +228,31 @@ pub(crate) fn timeout_option(secs: f64) -> Result<Duration, String> {
 
 /// A manifest file or directory, or a directory (or file) of self-describing executables.
 fn load(path: &Path, policy: Policy) -> Result<Runtime, String> {
-    let is_manifest = if path.is_dir() {
+    if is_manifest(path) {
+        return Runtime::load(path, policy).map_err(|e| e.to_string());
+    }
+    let catalog = discover(path, &policy)?;
+    for w in &catalog.warnings {
+        eprintln!("warning: {w}");
+    }
+    let mut rt = Runtime::new(policy);
+    rt.add_catalog(&catalog);
+    Ok(rt)
+}
+
+/// Whether `path` names a manifest (a `.json` file, or a directory with a
+/// `tools.json`) rather than self-describing executables (shared with `serve`).
+pub(crate) fn is_manifest(path: &Path) -> bool {
+    if path.is_dir() {
         path.join("tools.json").is_file()
     } else {
         path.extension().is_some_and(|e| e == "json")
-    };
-    if is_manifest {
-        return Runtime::load(path, policy).map_err(|e| e.to_string());
     }
+}
+
+/// The self-describing executables of a directory, or the one executable
+/// named (shared with `serve`).
+pub(crate) fn discover(path: &Path, policy: &Policy) -> Result<Catalog, String> {
     let (dir, only) = if path.is_dir() {
         (path.to_path_buf(), None)
     } else {
@@ -263,16 +280,11 @@ fn load(path: &Path, policy: Policy) -> Result<Runtime, String> {
         (root, Some(canonical))
     };
     let mut catalog =
-        Catalog::discover_with(&dir, &policy).map_err(|e| format!("{}: {e}", dir.display()))?;
-    for w in &catalog.warnings {
-        eprintln!("warning: {w}");
-    }
+        Catalog::discover_with(&dir, policy).map_err(|e| format!("{}: {e}", dir.display()))?;
     if let Some(only) = only {
         catalog.entries.retain(|e| e.path == only);
     }
-    let mut rt = Runtime::new(policy);
-    rt.add_catalog(&catalog);
-    Ok(rt)
+    Ok(catalog)
 }
 
 /// Prints one line on stdout; a closed pipe (`| head`) is not an error.
