@@ -7,6 +7,7 @@
 //! which re-exports these modules under the same paths.
 
 pub mod env;
+pub mod keywords;
 pub mod model;
 pub mod source;
 pub mod tree;

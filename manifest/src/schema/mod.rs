@@ -20,6 +20,7 @@ use crate::rules::Rule;
 use crate::suggest::closest;
 use crate::tree::{Kind, Node};
 use std::collections::BTreeSet;
+use toolsmith_model::keywords::{SUBSCHEMA as ONE, SUBSCHEMA_LIST as LIST, SUBSCHEMA_MAP as MAP};
 
 mod meta;
 mod refs;
@@ -290,30 +291,6 @@ fn root_check(node: &Node, place: &str, out: &mut Vec<Finding>) {
     }
 }
 
-/// Keywords whose value is one subschema.
-const ONE: &[&str] = &[
-    "additionalProperties",
-    "propertyNames",
-    "items",
-    "contains",
-    "not",
-    "if",
-    "then",
-    "else",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "contentSchema",
-];
-/// Keywords whose value maps names to subschemas.
-const MAP: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-];
-/// Keywords whose value is an array of subschemas.
-const LIST: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
 /// Keywords that apply to the same instance (their `properties` count for the parent's `required`).
 const SAME_INSTANCE: &[&str] = &[
     "allOf",

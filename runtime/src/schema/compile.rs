@@ -12,6 +12,7 @@ use super::uri;
 use super::value::push_token;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
+use toolsmith_model::keywords::{SUBSCHEMA, SUBSCHEMA_LIST, SUBSCHEMA_MAP};
 
 /// A schema resource (the root, or a subschema with `$id`).
 #[derive(Debug)]
@@ -26,32 +27,6 @@ pub(crate) struct Compiled {
     pub(crate) nodes: Vec<Node>,
     pub(crate) resources: Vec<Resource>,
 }
-
-/// Keywords whose value is one subschema.
-const SINGLE: &[&str] = &[
-    "additionalProperties",
-    "propertyNames",
-    "items",
-    "contains",
-    "not",
-    "if",
-    "then",
-    "else",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "contentSchema",
-];
-/// Keywords whose value is an array of subschemas.
-const ARRAY: &[&str] = &["prefixItems", "allOf", "anyOf", "oneOf"];
-/// Keywords whose value is an object of subschemas.
-const OBJECT: &[&str] = &[
-    "$defs",
-    "definitions",
-    "properties",
-    "patternProperties",
-    "dependentSchemas",
-    "dependencies",
-];
 
 /// Subschemas nested deeper than this are refused (the index is built
 /// recursively).
@@ -161,9 +136,9 @@ impl Index {
         for (keyword, value) in map {
             push_token(pointer, keyword);
             let k = keyword.as_str();
-            if SINGLE.contains(&k) {
+            if SUBSCHEMA.contains(&k) {
                 self.walk(value, pointer, Some(resource), depth + 1)?;
-            } else if ARRAY.contains(&k) || (k == "items" && value.is_array()) {
+            } else if SUBSCHEMA_LIST.contains(&k) || (k == "items" && value.is_array()) {
                 if let Value::Array(items) = value {
                     for (i, item) in items.iter().enumerate() {
                         let l = pointer.len();
@@ -172,7 +147,7 @@ impl Index {
                         pointer.truncate(l);
                     }
                 }
-            } else if OBJECT.contains(&k)
+            } else if (SUBSCHEMA_MAP.contains(&k) || k == "dependencies")
                 && let Value::Object(members) = value
             {
                 for (name, item) in members {
