@@ -12,7 +12,7 @@
 //! 2. each call's tool gets `TOOLSMITH_CALL_ID` in its environment, a value
 //!    unique to the call, which its descendants inherit;
 //! 3. when the call ends (after the group kill and the reap), the runtime
-//!    lists its own children (`/proc/self/task/*/children`), keeps those
+//!    lists its own children (`/proc/*/stat`), keeps those
 //!    that are not a running call's tool and whose environment carries this
 //!    call's id, kills each with its whole subtree (`SIGKILL`) and reaps it.
 //!
@@ -71,16 +71,18 @@ pub(crate) fn finished(pid: i32) {
     }
 }
 
-/// Kills and reaps every leftover descendant of the call `id`; returns how
-/// many processes were killed.
-pub(crate) fn kill_leftovers(id: &str) -> usize {
+/// Kills and reaps every leftover descendant of the call `id` whose tool led
+/// process group `group` (already sent `SIGKILL`); returns how many
+/// processes were killed.
+pub(crate) fn kill_leftovers(id: &str, group: i32) -> usize {
     #[cfg(target_os = "linux")]
     {
+        linux::drain_group(group);
         linux::kill_leftovers(id)
     }
     #[cfg(not(target_os = "linux"))]
     {
-        let _ = id;
+        let _ = (id, group);
         0
     }
 }
@@ -88,23 +90,6 @@ pub(crate) fn kill_leftovers(id: &str) -> usize {
 #[cfg(target_os = "linux")]
 mod linux {
     use super::*;
-
-    /// This process's children, from every thread's `children` list.
-    fn own_children() -> Vec<i32> {
-        let mut out = Vec::new();
-        let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
-            return out;
-        };
-        for task in tasks.flatten() {
-            if let Ok(text) = std::fs::read_to_string(task.path().join("children")) {
-                out.extend(
-                    text.split_whitespace()
-                        .filter_map(|p| p.parse::<i32>().ok()),
-                );
-            }
-        }
-        out
-    }
 
     /// Whether process `pid`'s environment holds `TOOLSMITH_CALL_ID=id`.
     fn carries(pid: i32, id: &str) -> bool {
@@ -145,14 +130,39 @@ mod linux {
         map
     }
 
+    /// Waits (at most 100 ms) until the killed group has no process left,
+    /// reaping the members that were re-parented to this subreaper, so that
+    /// every descendant that left the group before its parent died is a
+    /// child of ours when the sweep looks.
+    pub(super) fn drain_group(group: i32) {
+        let start = std::time::Instant::now();
+        // SAFETY: kill with signal 0 and waitpid on a negative group id only
+        // query or reap this process's own children of that group.
+        unsafe {
+            while libc::kill(-group, 0) == 0 {
+                while libc::waitpid(-group, std::ptr::null_mut(), libc::WNOHANG) > 0 {}
+                if start.elapsed() > std::time::Duration::from_millis(100) {
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_micros(200));
+            }
+        }
+    }
+
     pub(super) fn kill_leftovers(id: &str) -> usize {
         let running: HashSet<i32> = RUNNING
             .lock()
             .map(|r| r.iter().copied().collect())
             .unwrap_or_default();
-        let roots: Vec<i32> = own_children()
-            .into_iter()
-            .filter(|p| !running.contains(p) && carries(*p, id))
+        // This process's children from `/proc/*/stat` (whose parent field is
+        // the parent's process id; the per-thread `children` lists miss an
+        // orphan while it moves between threads of this process).
+        let me = i32::try_from(std::process::id()).unwrap_or(i32::MAX);
+        let parents = parents();
+        let roots: Vec<i32> = parents
+            .iter()
+            .filter(|(pid, ppid)| **ppid == me && !running.contains(pid) && carries(**pid, id))
+            .map(|(pid, _)| *pid)
             .collect();
         if roots.is_empty() {
             return 0;
@@ -163,7 +173,7 @@ mod linux {
             let _ = rustix::process::Pid::from_raw(root)
                 .map(|p| rustix::process::kill_process(p, rustix::process::Signal::STOP));
         }
-        let parents = parents();
+        let parents = super::linux::parents();
         let mut victims: Vec<i32> = roots.clone();
         let mut i = 0;
         while i < victims.len() {

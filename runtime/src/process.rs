@@ -203,7 +203,7 @@ pub(crate) fn execute(
             // Never leave the group running or the child unreaped, also on error paths.
             let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
             let _ = child.wait();
-            crate::descendants::kill_leftovers(&call_id);
+            crate::descendants::kill_leftovers(&call_id, pid.as_raw_nonzero().get());
             Err(e)
         }
     };
@@ -369,7 +369,7 @@ fn supervise(
     // Descendants that left the group (setsid, double forks, daemons) go
     // too, before the drain, so that none holds the pipes open.
     if ended.is_some() || spec.kill_group_on_exit {
-        crate::descendants::kill_leftovers(call_id);
+        crate::descendants::kill_leftovers(call_id, pid.as_raw_nonzero().get());
     }
 
     let drain_deadline = Instant::now() + spec.drain.min(MAX_DRAIN);

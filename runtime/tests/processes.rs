@@ -964,3 +964,61 @@ fn resolver_time_counts_against_the_call_deadline() {
     assert!(o.duration >= Duration::from_secs(1), "{:?}", o.duration);
     assert!(o.duration < Duration::from_secs(10), "{:?}", o.duration);
 }
+
+/// Processes (other than zombies) whose environment holds `marker`
+/// (`NAME=value`, set for the calls of one test).
+fn processes_marked(marker: &str) -> Vec<i32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let Ok(environ) = std::fs::read(entry.path().join("environ")) else {
+            continue;
+        };
+        if environ.split(|&b| b == 0).any(|e| e == marker.as_bytes()) && !gone_now(pid) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+fn gone_now(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
+        matches!(
+            stat.rsplit(')')
+                .next()
+                .and_then(|r| r.split_whitespace().next()),
+            Some("Z" | "X")
+        )
+    })
+}
+
+#[test]
+fn a_hundred_calls_in_a_row_leave_no_process_behind() {
+    if !has("setsid") {
+        eprintln!("setsid not installed; skipping");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // Each call leaves a backgrounded child, a setsid'd one and a
+    // double-forked one behind, then exits successfully.
+    let body =
+        "sleep 60 &\nsetsid sleep 60 >/dev/null 2>&1 </dev/null &\n( sleep 60 & ) \necho '{}'";
+    // Marks this test's calls (other tests of this process run tools too).
+    let value = format!("{}-{:?}", std::process::id(), Instant::now());
+    let mut policy = Policy::default();
+    policy.set_env.insert("LITTER_TEST".into(), value.clone());
+    let rt = runtime(&agentcli(dir.path(), &[("litter", body)]), policy);
+    for i in 0..100 {
+        let o = rt.dispatch("litter", "{}").unwrap();
+        assert_eq!(o.status, Status::Success, "call {i}: {o:?}");
+    }
+    let left = processes_marked(&format!("LITTER_TEST={value}"));
+    left.iter().for_each(|p| kill(*p));
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
