@@ -13,7 +13,7 @@ use crate::diagnostic::Finding;
 use crate::rules::Rule;
 use crate::source::Span;
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, Path, PathBuf};
 
 pub static BROKEN_LINK: Rule = Rule::error(
@@ -281,50 +281,184 @@ fn list(dir: &Path, folder: &str) -> Vec<PathBuf> {
     out
 }
 
+/// Files a toolchain reads by convention, never by a path in the body: a
+/// package marker, a manifest or lock file of the scripts' language.
+const IMPLICIT: [&str; 18] = [
+    "__init__.py",
+    "__main__.py",
+    "conftest.py",
+    "requirements.txt",
+    "pyproject.toml",
+    "setup.py",
+    "setup.cfg",
+    "package.json",
+    "package-lock.json",
+    "pnpm-lock.yaml",
+    "yarn.lock",
+    "tsconfig.json",
+    "Cargo.toml",
+    "Cargo.lock",
+    "go.mod",
+    "go.sum",
+    "Gemfile",
+    "Gemfile.lock",
+];
+
+/// Extensions of scripts that load each other by module name (`from
+/// helpers.merge_runs import …`, `require('./lib')`) rather than by path.
+const CODE: [&str; 13] = [
+    "py", "js", "mjs", "cjs", "ts", "mts", "rb", "pl", "pm", "lua", "sh", "bash", "zsh",
+];
+
+/// A directory with at least this many unmentioned files gets one note
+/// naming them, not one note each.
+const GROUP: usize = 3;
+/// File names listed in a grouped note.
+const LISTED: usize = 4;
+
+/// True for a script, by extension.
+fn is_code(file: &Path) -> bool {
+    file.extension()
+        .is_some_and(|e| CODE.contains(&e.to_string_lossy().as_ref()))
+}
+
+/// True when `word` occurs in `text` with no identifier character on
+/// either side (a module name in an import, not part of a longer name).
+fn has_word(text: &str, word: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(word).any(|(at, _)| {
+        !text[..at].chars().next_back().is_some_and(ident)
+            && !text[at + word.len()..].chars().next().is_some_and(ident)
+    })
+}
+
 /// Notes the files of the three folders that nothing mentions: not the
-/// body (by path), not another text file of the skill (by file name).
+/// body (by path, by file name, by a folder above the file, or a script by
+/// its dotted module path), not another text file of
+/// the skill in those folders or beside `SKILL.md` (by file name; a
+/// script also by module name from another script). Package markers and manifests (`__init__.py`,
+/// `requirements.txt`, …) are never noted, and a directory holding several
+/// unmentioned files gets one note that lists them.
 fn unreferenced(ctx: &mut Ctx<'_>, dir: &Path, body: &str, referenced: &BTreeSet<PathBuf>) {
-    let files: Vec<PathBuf> = FOLDERS.iter().flat_map(|f| list(dir, f)).collect();
+    let files: Vec<PathBuf> = FOLDERS
+        .iter()
+        .flat_map(|f| list(dir, f))
+        .filter(|f| {
+            !f.file_name()
+                .is_some_and(|n| IMPLICIT.contains(&n.to_string_lossy().as_ref()))
+                && !f.components().any(|c| c.as_os_str() == "__pycache__")
+        })
+        .collect();
     if files.is_empty() {
         return;
     }
+    // Text files of the three folders, and those beside SKILL.md (a
+    // `forms.md` the body links may list the scripts).
+    let beside = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()) && e.file_name() != "SKILL.md")
+        .map(|e| PathBuf::from(e.file_name()))
+        .take(MAX_FILES);
     let texts: Vec<(PathBuf, String)> = files
         .iter()
+        .cloned()
+        .chain(beside)
         .filter(|f| std::fs::metadata(dir.join(f)).is_ok_and(|m| m.len() <= MAX_TEXT))
         .filter_map(|f| {
-            let bytes = std::fs::read(dir.join(f)).ok()?;
-            String::from_utf8(bytes).ok().map(|t| (f.clone(), t))
+            let bytes = std::fs::read(dir.join(&f)).ok()?;
+            String::from_utf8(bytes).ok().map(|t| (f, t))
         })
         .collect();
-    for file in &files {
+    let mentioned = |file: &PathBuf| {
         let slash = file.to_string_lossy().replace('\\', "/");
-        let mentioned = referenced.contains(file)
-            || referenced.iter().any(|r| file.starts_with(r))
+        let name = file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let stem = file
+            .file_stem()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        // `python -m scripts.fill` names `scripts/fill.py`.
+        let module = is_code(file).then(|| {
+            let mut m = slash.replace('/', ".");
+            m.truncate(m.len() - file.extension().map_or(0, |e| e.len() + 1));
+            m
+        });
+        referenced.iter().any(|r| file.starts_with(r))
             || body.contains(&slash)
-            || file.file_name().is_some_and(|name| {
-                let name = name.to_string_lossy();
-                texts
-                    .iter()
-                    .any(|(other, text)| other != file && text.contains(name.as_ref()))
-            });
-        if mentioned {
+            || body.contains(&name)
+            || module.is_some_and(|m| has_word(body, &m))
+            || texts.iter().any(|(other, text)| {
+                other != file
+                    && (text.contains(&name)
+                        || (is_code(file) && is_code(other) && has_word(text, &stem)))
+            })
+    };
+    // Unmentioned files by directory.
+    let mut by_dir: BTreeMap<PathBuf, Vec<String>> = BTreeMap::new();
+    for file in files.iter().filter(|f| !mentioned(f)) {
+        let parent = file.parent().map(Path::to_path_buf).unwrap_or_default();
+        let name = file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        by_dir.entry(parent).or_default().push(name);
+    }
+    for (parent, names) in by_dir {
+        let folder = parent.to_string_lossy().replace('\\', "/");
+        if names.len() >= GROUP {
+            let mut shown: Vec<String> = names
+                .iter()
+                .take(LISTED)
+                .map(|n| format!("`{n}`"))
+                .collect();
+            if names.len() > LISTED {
+                shown.push(format!("and {} more", names.len() - LISTED));
+            }
+            ctx.findings.push(
+                Finding::new(
+                    &UNREFERENCED_FILE,
+                    ctx.open,
+                    "",
+                    format!(
+                        "{} files in `{folder}/` ({}) are in the skill directory, but nothing in SKILL.md mentions them: the model will not know they are there",
+                        names.len(),
+                        shown.join(", ")
+                    ),
+                )
+                .with_help(format!("link them or the folder from the body (`[…]({folder}/)`), or delete them")),
+            );
             continue;
         }
-        ctx.findings.push(
-            Finding::new(
-                &UNREFERENCED_FILE,
-                ctx.open,
-                "",
-                format!("`{slash}` is in the skill directory, but nothing in SKILL.md mentions it: the model will not know it is there"),
-            )
-            .with_help(format!("link it from the body (`[…]({slash})`), or delete it")),
-        );
+        for name in names {
+            let slash = format!("{folder}/{name}");
+            ctx.findings.push(
+                Finding::new(
+                    &UNREFERENCED_FILE,
+                    ctx.open,
+                    "",
+                    format!("`{slash}` is in the skill directory, but nothing in SKILL.md mentions it: the model will not know it is there"),
+                )
+                .with_help(format!("link it from the body (`[…]({slash})`), or delete it")),
+            );
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn module_names_are_whole_words() {
+        assert!(has_word("from helpers.merge_runs import x", "merge_runs"));
+        assert!(!has_word("def _merge_runs_in(c):", "merge_runs"));
+        assert!(!has_word("merge_runsx", "merge_runs"));
+        assert!(has_word("merge_runs", "merge_runs"));
+    }
 
     #[test]
     fn relative_paths_stay_inside() {
