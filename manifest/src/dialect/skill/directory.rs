@@ -13,7 +13,7 @@ use crate::diagnostic::Finding;
 use crate::rules::Rule;
 use crate::source::Span;
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
 pub static BROKEN_LINK: Rule = Rule::error(
@@ -322,14 +322,55 @@ fn is_code(file: &Path) -> bool {
         .is_some_and(|e| CODE.contains(&e.to_string_lossy().as_ref()))
 }
 
-/// True when `word` occurs in `text` with no identifier character on
-/// either side (a module name in an import, not part of a longer name).
-fn has_word(text: &str, word: &str) -> bool {
-    let ident = |c: char| c.is_alphanumeric() || c == '_';
-    text.match_indices(word).any(|(at, _)| {
-        !text[..at].chars().next_back().is_some_and(ident)
-            && !text[at + word.len()..].chars().next().is_some_and(ident)
-    })
+/// Bytes of all text files read when looking for mentions, together.
+const MAX_TEXTS: u64 = 16 << 20;
+
+/// The words of a text that can name a file: each run of path characters
+/// (letters, digits, `_ . - /`) as written, without a leading `./` or
+/// trailing dots, and its parts between `/` and between `/` or `.`. A
+/// file name, a path, a dotted module path and a module name are then
+/// looked up, not searched for, so the check is linear in the text.
+fn words(text: &str) -> HashSet<&str> {
+    let path_char = |c: char| c.is_alphanumeric() || matches!(c, '_' | '.' | '-' | '/');
+    let mut out = HashSet::new();
+    for run in text.split(|c: char| !path_char(c)) {
+        let run = run.trim_start_matches("./").trim_end_matches('.');
+        if run.is_empty() {
+            continue;
+        }
+        out.insert(run);
+        for part in run.split('/') {
+            out.insert(part.trim_end_matches('.'));
+            if part.contains('.') {
+                out.extend(part.split('.'));
+            }
+        }
+    }
+    out
+}
+
+/// Which texts hold each word: the first one, and whether another does too.
+#[derive(Default)]
+struct Mentions<'t> {
+    holders: HashMap<&'t str, (usize, bool)>,
+}
+
+impl<'t> Mentions<'t> {
+    fn add(&mut self, index: usize, text: &'t str) {
+        for word in words(text) {
+            self.holders
+                .entry(word)
+                .and_modify(|(first, more)| *more |= *first != index)
+                .or_insert((index, false));
+        }
+    }
+
+    /// True when a text other than `index` holds `word`.
+    fn elsewhere(&self, word: &str, index: Option<usize>) -> bool {
+        self.holders
+            .get(word)
+            .is_some_and(|&(first, more)| more || Some(first) != index)
+    }
 }
 
 /// Notes the files of the three folders that nothing mentions: not the
@@ -361,26 +402,46 @@ fn unreferenced(ctx: &mut Ctx<'_>, dir: &Path, body: &str, referenced: &BTreeSet
         .filter(|e| e.file_type().is_ok_and(|t| t.is_file()) && e.file_name() != "SKILL.md")
         .map(|e| PathBuf::from(e.file_name()))
         .take(MAX_FILES);
+    let mut budget = MAX_TEXTS;
     let texts: Vec<(PathBuf, String)> = files
         .iter()
         .cloned()
         .chain(beside)
-        .filter(|f| std::fs::metadata(dir.join(f)).is_ok_and(|m| m.len() <= MAX_TEXT))
+        .filter(|f| {
+            let len = std::fs::metadata(dir.join(f)).map_or(u64::MAX, |m| m.len());
+            let fits = len <= MAX_TEXT && len <= budget;
+            if fits {
+                budget -= len;
+            }
+            fits
+        })
         .filter_map(|f| {
             let bytes = std::fs::read(dir.join(&f)).ok()?;
             String::from_utf8(bytes).ok().map(|t| (f, t))
         })
         .collect();
+    let body_words = words(body);
+    let mut by_name = Mentions::default();
+    let mut by_module = Mentions::default();
+    let mut index_of = HashMap::new();
+    for (i, (path, text)) in texts.iter().enumerate() {
+        index_of.insert(path, i);
+        by_name.add(i, text);
+        if is_code(path) {
+            by_module.add(i, text);
+        }
+    }
     let mentioned = |file: &PathBuf| {
         let slash = file.to_string_lossy().replace('\\', "/");
         let name = file
             .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
+            .map(|n| n.to_string_lossy())
             .unwrap_or_default();
         let stem = file
             .file_stem()
-            .map(|n| n.to_string_lossy().into_owned())
+            .map(|n| n.to_string_lossy())
             .unwrap_or_default();
+        let index = index_of.get(file).copied();
         // `python -m scripts.fill` names `scripts/fill.py`.
         let module = is_code(file).then(|| {
             let mut m = slash.replace('/', ".");
@@ -388,14 +449,11 @@ fn unreferenced(ctx: &mut Ctx<'_>, dir: &Path, body: &str, referenced: &BTreeSet
             m
         });
         referenced.iter().any(|r| file.starts_with(r))
-            || body.contains(&slash)
-            || body.contains(&name)
-            || module.is_some_and(|m| has_word(body, &m))
-            || texts.iter().any(|(other, text)| {
-                other != file
-                    && (text.contains(&name)
-                        || (is_code(file) && is_code(other) && has_word(text, &stem)))
-            })
+            || body_words.contains(slash.as_str())
+            || body_words.contains(name.as_ref())
+            || module.is_some_and(|m| body_words.contains(m.as_str()))
+            || by_name.elsewhere(&name, index)
+            || (is_code(file) && by_module.elsewhere(&stem, index))
     };
     // Unmentioned files by directory.
     let mut by_dir: BTreeMap<PathBuf, Vec<String>> = BTreeMap::new();
@@ -453,11 +511,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn module_names_are_whole_words() {
-        assert!(has_word("from helpers.merge_runs import x", "merge_runs"));
-        assert!(!has_word("def _merge_runs_in(c):", "merge_runs"));
-        assert!(!has_word("merge_runsx", "merge_runs"));
-        assert!(has_word("merge_runs", "merge_runs"));
+    fn words_are_paths_names_and_modules() {
+        let w = words(
+            "from helpers.merge_runs import x; run `./scripts/fill.py`. def _merge_runs_in(c):",
+        );
+        for word in [
+            "helpers.merge_runs",
+            "merge_runs",
+            "scripts/fill.py",
+            "fill.py",
+            "fill",
+            "_merge_runs_in",
+        ] {
+            assert!(w.contains(word), "{word}");
+        }
+        assert!(!w.contains("merge_run"));
+        assert!(!w.contains("scripts/fill.py`"));
     }
 
     #[test]
