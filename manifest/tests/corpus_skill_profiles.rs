@@ -25,13 +25,13 @@ struct Verdict {
 
 /// The README's table.
 const EXPECTED: [(Profile, Verdict); 7] = [
-    (Profile::Default, v(95, 6, 611, 46, 57)),
+    (Profile::Default, v(73, 6, 443, 214, 57)),
     (Profile::Strict, v(36, 36, 43, 650, 0)),
-    (Profile::ClaudeCode, v(91, 3, 608, 39, 57)),
-    (Profile::ClaudeApi, v(95, 7, 614, 46, 0)),
-    (Profile::Codex, v(95, 6, 611, 46, 0)),
-    (Profile::Copilot, v(95, 6, 611, 46, 0)),
-    (Profile::Cursor, v(95, 6, 611, 46, 0)),
+    (Profile::ClaudeCode, v(68, 3, 440, 207, 57)),
+    (Profile::ClaudeApi, v(74, 7, 446, 214, 0)),
+    (Profile::Codex, v(73, 6, 443, 214, 0)),
+    (Profile::Copilot, v(73, 6, 443, 214, 0)),
+    (Profile::Cursor, v(73, 6, 443, 214, 0)),
 ];
 
 const fn v(

@@ -5,8 +5,10 @@
 //! file or directory that exists inside the directory holding `SKILL.md`:
 //! no `..` out of it, no absolute path, no symbolic link leading out.
 //! Anchors (`#…`) and URLs with a scheme are not checked (no network).
-//! A file in those three folders that the body (or another text file in
-//! them) never mentions is a note.
+//! A code-span path that names no file is only a warning
+//! (`skill/missing-path`): it may mean a folder of the project the skill
+//! works on. A file in those three folders that the body (or another text
+//! file of the skill) never mentions is a note.
 
 use super::Ctx;
 use crate::diagnostic::Finding;
@@ -20,6 +22,11 @@ pub static BROKEN_LINK: Rule = Rule::error(
     "skill/broken-link",
     "skill",
     "a link, image or `scripts/`/`references/`/`assets/` path in the body names no file inside the skill directory (missing, `..` out of it, or absolute)",
+);
+pub static MISSING_PATH: Rule = Rule::warning(
+    "skill/missing-path",
+    "skill",
+    "a `scripts/`, `references/` or `assets/` path in a code span names no file in the skill directory (it may mean a folder of the project rather than the skill's)",
 );
 pub static UNREFERENCED_FILE: Rule = Rule::note(
     "skill/unreferenced-file",
@@ -222,6 +229,15 @@ fn check_target(
     if path.is_empty() {
         return;
     }
+    // `[the functions skill](/plugin:functions)`: a host's skill or command
+    // reference, not a path.
+    if target.link
+        && written
+            .strip_prefix('/')
+            .is_some_and(|r| !r.contains('/') && r.contains(':'))
+    {
+        return;
+    }
     let what = if target.link { "link" } else { "path" };
     let problem = match relative(&path) {
         Err(why) => Some(format!(
@@ -230,6 +246,21 @@ fn check_target(
         Ok(rel) => {
             let full = dir.join(&rel);
             match full.canonicalize() {
+                Err(_) if !target.link => {
+                    ctx.findings.push(
+                        Finding::new(
+                            &MISSING_PATH,
+                            target.span,
+                            "",
+                            format!(
+                                "path `{written}` names no file in the skill directory (`{}` does not exist)",
+                                rel.display()
+                            ),
+                        )
+                        .with_help("add the file to the skill, or, if the path means a folder of the project rather than the skill's, write it so (e.g. `./tools/scripts/x`)"),
+                    );
+                    None
+                }
                 Err(_) => Some(format!(
                     "{what} `{written}` names no file in the skill directory (`{}` does not exist)",
                     rel.display()

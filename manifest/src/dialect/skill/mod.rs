@@ -77,6 +77,7 @@ pub static RULES: &[&Rule] = &[
     &hosts::BODY_TOO_LONG,
     &hosts::UNRESTRICTED_SHELL,
     &directory::BROKEN_LINK,
+    &directory::MISSING_PATH,
     &directory::UNREFERENCED_FILE,
 ];
 
