@@ -171,13 +171,29 @@ pub fn name(skill_md: &Path) -> Option<String> {
     Some(skill_md.parent()?.file_name()?.to_str()?.to_string())
 }
 
-/// Under the default profile, turns the Agent Skills findings of a `SKILL.md`
-/// in a chai skill directory into warnings: chai does not read `name`, ignores
-/// unknown keys and loads the skill whatever skills-ref says.
+/// True for an Agent Skills finding about a key chai itself defines:
+/// `capability_tier` and `variant_of` are not unknown to chai, and
+/// `metadata.requires.bins` is a mapping holding a (flow-style) list in
+/// chai's own documentation.
+fn about_chai_keys(f: &Finding) -> bool {
+    match f.rule.id {
+        "skill/unknown-field" => matches!(f.pointer.as_str(), "/capability_tier" | "/variant_of"),
+        "skill/metadata-value" => f.pointer == "/metadata/requires",
+        "skill/flow-style" => f.pointer.starts_with("/metadata/requires/bins"),
+        _ => false,
+    }
+}
+
+/// Under every profile but `strict`, reads a `SKILL.md` in a chai skill
+/// directory as chai does: findings about chai's own keys are dropped, and
+/// the other Agent Skills errors become warnings (chai does not read
+/// `name`, ignores unknown keys and loads the skill whatever skills-ref
+/// says).
 pub fn relax(doc: &mut Document, options: &Options) {
     if options.profile.contains(Profile::Strict) {
         return;
     }
+    doc.findings.retain(|f| !about_chai_keys(f));
     for f in &mut doc.findings {
         if f.rule.dialect == "skill" && f.severity == Severity::Error {
             f.severity = Severity::Warning;
