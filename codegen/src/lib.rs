@@ -108,8 +108,46 @@ fn existing(paths: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
 
 pub use toolsmith_manifest::Profiles;
 
+pub use toolsmith_manifest::provider::Provider;
+
+/// The provider rule set of a `tools!(…, providers = [NAME, …])` name: the
+/// names `toolsmith lint --provider` takes, in snake case (`openai_strict`;
+/// the kebab-case spelling is accepted too).
+///
+/// # Errors
+///
+/// An unknown name: the message suggests the closest name and lists them all.
+///
+/// ```
+/// use toolsmith_codegen::{provider_from_name, Provider};
+/// assert_eq!(provider_from_name("openai_strict"), Ok(Provider::OpenAiStrict));
+/// assert_eq!(
+///     provider_from_name("gemni").unwrap_err(),
+///     "unknown provider `gemni`; did you mean `gemini`? The providers are openai, openai_strict, anthropic, anthropic_strict, gemini, ollama, mcp"
+/// );
+/// ```
+pub fn provider_from_name(name: &str) -> Result<Provider, String> {
+    let snake = |p: Provider| p.name().replace('-', "_");
+    if let Some(p) = Provider::ALL
+        .into_iter()
+        .find(|&p| snake(p) == name || p.name() == name)
+    {
+        return Ok(p);
+    }
+    let names: Vec<String> = Provider::ALL.into_iter().map(snake).collect();
+    let list = names.join(", ");
+    Err(
+        match toolsmith_manifest::suggest::closest(name, names.iter().map(String::as_str)) {
+            Some(n) => {
+                format!("unknown provider `{name}`; did you mean `{n}`? The providers are {list}")
+            }
+            None => format!("unknown provider `{name}`; the providers are {list}"),
+        },
+    )
+}
+
 /// How an expansion treats what it cannot bind.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ExpandOptions {
     /// Leave out tools that cannot be bound instead of failing
     /// (`tools!("x.json", skip_unsupported)`).
@@ -118,6 +156,11 @@ pub struct ExpandOptions {
     /// (`skill!("SKILL.md", profile = claude_code)`); empty: found from where
     /// the file lives, as `toolsmith lint` does.
     pub profile: toolsmith_manifest::Profiles,
+    /// The providers whose rules (`provider/…`) the manifest's tools are
+    /// checked against, as `toolsmith lint --provider` checks them: their
+    /// errors are the expansion's errors
+    /// (`tools!("x.json", providers = [openai_strict, gemini])`).
+    pub providers: Vec<Provider>,
 }
 
 /// Loads the manifest or skill at `path` (printed as `display`) and generates
@@ -172,7 +215,11 @@ fn expand_tools(path: &Path, display: &str, options: ExpandOptions) -> Expansion
         path.to_path_buf()
     };
     let siblings = ["allowlist.json", "execution.json"].map(|n| main.with_file_name(n));
-    let (manifest, diagnostics, stubs) = match lint::load(path, display, &Options::default()) {
+    let load_options = Options {
+        providers: options.providers.clone(),
+        ..Options::default()
+    };
+    let (manifest, diagnostics, stubs) = match lint::load(path, display, &load_options) {
         Ok(loaded) => (loaded.manifest, loaded.warnings, Vec::new()),
         Err(failure) => {
             let diagnostics = failure.diagnostics;

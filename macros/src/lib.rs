@@ -22,6 +22,11 @@ use toolsmith_codegen::{ExpandOptions, Expansion};
 /// Generates typed bindings for a tool manifest (path relative to
 /// `CARGO_MANIFEST_DIR`). A tool that cannot be bound is a compile error;
 /// `tools!("tools.json", skip_unsupported)` leaves such tools out instead.
+/// `tools!("tools.json", providers = [openai_strict, gemini])` also checks
+/// every tool against those providers' rules, as `toolsmith lint --provider`
+/// does (`openai`, `openai_strict`, `anthropic`, `anthropic_strict`,
+/// `gemini`, `ollama`, `mcp`): a schema a provider refuses is a compile
+/// error at its keyword.
 #[proc_macro]
 pub fn tools(input: TokenStream) -> TokenStream {
     expand(input)
@@ -45,7 +50,8 @@ fn base_dir() -> PathBuf {
         .unwrap_or_default()
 }
 
-/// The macro's input: the path, then optionally `, skip_unsupported`.
+/// The macro's input: the path, then options (`skip_unsupported`,
+/// `profile = NAME`, `providers = [NAME, …]`).
 struct Input {
     path: LitStr,
     options: ExpandOptions,
@@ -74,11 +80,27 @@ impl syn::parse::Parse for Input {
                     options.profile = toolsmith_codegen::Profiles::parse(&names)
                         .map_err(|e| syn::Error::new(span, e))?;
                 }
+                "providers" => {
+                    input.parse::<syn::Token![=]>()?;
+                    let list;
+                    syn::bracketed!(list in input);
+                    let names =
+                        syn::punctuated::Punctuated::<syn::Ident, syn::Token![,]>::parse_terminated(
+                            &list,
+                        )?;
+                    for name in names {
+                        let provider = toolsmith_codegen::provider_from_name(&name.to_string())
+                            .map_err(|e| syn::Error::new(name.span(), e))?;
+                        if !options.providers.contains(&provider) {
+                            options.providers.push(provider);
+                        }
+                    }
+                }
                 other => {
                     return Err(syn::Error::new(
                         flag.span(),
                         format!(
-                            "unknown option `{other}`; the options are `skip_unsupported` and `profile = NAME`"
+                            "unknown option `{other}`; the options are `skip_unsupported`, `profile = NAME` and `providers = [NAME, ...]`"
                         ),
                     ));
                 }
