@@ -29,7 +29,7 @@ use toolsmith_codegen::{ExpandOptions, Expansion};
 /// error at its keyword.
 #[proc_macro]
 pub fn tools(input: TokenStream) -> TokenStream {
-    expand(input)
+    expand(input, false)
 }
 
 /// Generates constants and types for a skill file (path relative to
@@ -40,7 +40,7 @@ pub fn tools(input: TokenStream) -> TokenStream {
 /// string: `profile = "claude-code,copilot"`). Its errors are compile errors.
 #[proc_macro]
 pub fn skill(input: TokenStream) -> TokenStream {
-    expand(input)
+    expand(input, true)
 }
 
 fn base_dir() -> PathBuf {
@@ -55,12 +55,15 @@ fn base_dir() -> PathBuf {
 struct Input {
     path: LitStr,
     options: ExpandOptions,
+    /// Where `providers` was written (for `skill!`, which has no tool schemas).
+    providers: Option<Span>,
 }
 
 impl syn::parse::Parse for Input {
     fn parse(input: syn::parse::ParseStream<'_>) -> syn::Result<Self> {
         let path: LitStr = input.parse()?;
         let mut options = ExpandOptions::default();
+        let mut providers = None;
         while input.parse::<Option<syn::Token![,]>>()?.is_some() {
             if input.is_empty() {
                 break;
@@ -81,6 +84,7 @@ impl syn::parse::Parse for Input {
                         .map_err(|e| syn::Error::new(span, e))?;
                 }
                 "providers" => {
+                    providers = Some(flag.span());
                     input.parse::<syn::Token![=]>()?;
                     let list;
                     syn::bracketed!(list in input);
@@ -106,15 +110,27 @@ impl syn::parse::Parse for Input {
                 }
             }
         }
-        Ok(Input { path, options })
+        Ok(Input {
+            path,
+            options,
+            providers,
+        })
     }
 }
 
-fn expand(input: TokenStream) -> TokenStream {
-    let Input { path: lit, options } = match syn::parse::<Input>(input) {
+fn expand(input: TokenStream, skill: bool) -> TokenStream {
+    let Input {
+        path: lit,
+        options,
+        providers,
+    } = match syn::parse::<Input>(input) {
         Ok(input) => input,
         Err(e) => return e.to_compile_error().into(),
     };
+    if let (true, Some(span)) = (skill, providers) {
+        let message = "`providers` applies to `tools!`: a skill file declares no tool schemas";
+        return syn::Error::new(span, message).to_compile_error().into();
+    }
     let relative = lit.value();
     let span = lit.span();
     let result = std::panic::catch_unwind(|| {
