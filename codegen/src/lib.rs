@@ -108,8 +108,46 @@ fn existing(paths: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
 
 pub use toolsmith_manifest::Profiles;
 
+pub use toolsmith_manifest::provider::Provider;
+
+/// The provider rule set of a `tools!(…, providers = [NAME, …])` name: the
+/// names `toolsmith lint --provider` takes, in snake case (`openai_strict`;
+/// the kebab-case spelling is accepted too).
+///
+/// # Errors
+///
+/// An unknown name: the message suggests the closest name and lists them all.
+///
+/// ```
+/// use toolsmith_codegen::{provider_from_name, Provider};
+/// assert_eq!(provider_from_name("openai_strict"), Ok(Provider::OpenAiStrict));
+/// assert_eq!(
+///     provider_from_name("gemni").unwrap_err(),
+///     "unknown provider `gemni`; did you mean `gemini`? The providers are openai, openai_strict, anthropic, anthropic_strict, gemini, ollama, mcp"
+/// );
+/// ```
+pub fn provider_from_name(name: &str) -> Result<Provider, String> {
+    let snake = |p: Provider| p.name().replace('-', "_");
+    if let Some(p) = Provider::ALL
+        .into_iter()
+        .find(|&p| snake(p) == name || p.name() == name)
+    {
+        return Ok(p);
+    }
+    let names: Vec<String> = Provider::ALL.into_iter().map(snake).collect();
+    let list = names.join(", ");
+    Err(
+        match toolsmith_manifest::suggest::closest(name, names.iter().map(String::as_str)) {
+            Some(n) => {
+                format!("unknown provider `{name}`; did you mean `{n}`? The providers are {list}")
+            }
+            None => format!("unknown provider `{name}`; the providers are {list}"),
+        },
+    )
+}
+
 /// How an expansion treats what it cannot bind.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ExpandOptions {
     /// Leave out tools that cannot be bound instead of failing
     /// (`tools!("x.json", skip_unsupported)`).
@@ -118,6 +156,11 @@ pub struct ExpandOptions {
     /// (`skill!("SKILL.md", profile = claude_code)`); empty: found from where
     /// the file lives, as `toolsmith lint` does.
     pub profile: toolsmith_manifest::Profiles,
+    /// The providers whose rules (`provider/…`) the manifest's tools are
+    /// checked against (`tools!("x.json", providers = [openai_strict,
+    /// gemini])`): the error findings that the generated `definitions_for`
+    /// does not repair are the expansion's errors (see [`expand_with`]).
+    pub providers: Vec<Provider>,
 }
 
 /// Loads the manifest or skill at `path` (printed as `display`) and generates
@@ -127,6 +170,19 @@ pub fn expand(path: &Path, display: &str) -> Expansion {
 }
 
 /// [`expand`] with options.
+///
+/// With [`ExpandOptions::providers`], once the manifest has no error of its
+/// own, its tools (as one list, the request `definitions_for` builds) are
+/// checked with the rules `toolsmith lint --provider` runs, and every error
+/// finding that would make the provider refuse a tool of
+/// `definitions_for` fails the expansion, positioned at the refused keyword.
+/// A finding that the generated fragment repairs is not an error here: the
+/// strict rewrite's (a property missing from `required`, an object without
+/// `additionalProperties: false`) for `openai_strict`/`anthropic_strict`,
+/// whose fragments are rewritten, and Gemini's nullable type lists. So
+/// `providers = [openai_strict, gemini]` passes a schema that both accept
+/// once exported, which `lint --provider openai-strict,gemini` (checking the
+/// file as written) does not.
 pub fn expand_with(path: &Path, display: &str, options: ExpandOptions) -> Expansion {
     if is_skill(path) {
         expand_skill(path, display, options)
@@ -213,9 +269,47 @@ fn expand_tools(path: &Path, display: &str, options: ExpandOptions) -> Expansion
             .into_iter()
             .map(|issue| issue.locate(Subject::Tools(&manifest.tools), &fallback)),
     );
+    if !diagnostics.has_errors() {
+        diagnostics
+            .0
+            .extend(provider_findings(&options.providers, &manifest.tools));
+    }
     diagnostics.sort();
     // The sound tools' items and the stand-ins are also what follows errors.
     finish(diagnostics, out.tokens, inputs, None)
+}
+
+/// The findings of the rules of `providers` on `tools` (one request: the
+/// module's tool list, as `definitions_for` exports it) that the generated
+/// `definitions_for` does not repair: a finding that the strict rewrite
+/// repairs (`provider/openai-strict-optional`, a missing
+/// `additionalProperties: false`, …) is left out for a strict provider,
+/// whose fragment is rewritten, and one that every export repairs (Gemini's
+/// nullable type lists) for every provider. What is left is what the
+/// provider refuses, positioned at its keyword; warnings stay warnings.
+fn provider_findings(providers: &[Provider], tools: &[Tool]) -> Vec<Diagnostic> {
+    use toolsmith_manifest::provider::{self, Fix};
+    let tools: Vec<&Tool> = tools.iter().collect();
+    let mut out = Vec::new();
+    for &p in providers {
+        let rewritten = matches!(p, Provider::OpenAiStrict | Provider::AnthropicStrict);
+        for check in provider::check(p, &tools) {
+            let kept = match check.fix {
+                Fix::None => true,
+                Fix::Strict => !rewritten,
+                Fix::Export => false,
+            };
+            if !kept {
+                continue;
+            }
+            let source = tools
+                .get(check.tool)
+                .and_then(|t| t.origin.source.clone())
+                .unwrap_or_else(|| std::sync::Arc::new(Source::new("<code>", "")));
+            out.push(check.finding.locate_shared(&source));
+        }
+    }
+    out
 }
 
 /// A manifest with no tool (the frame for stand-ins after a syntax error).

@@ -1,5 +1,6 @@
 //! A manifest's items: per tool the `<Pascal>Args` type, its `Tool` impl and
-//! `argv()`, then `ToolCall` and `definitions()`.
+//! `argv()`, then `ToolCall`, `definitions()`, `definitions_for(provider)`
+//! and `refused_tools(provider)`.
 
 use crate::emit::{self, json_path, support};
 use crate::ident::{self, ident};
@@ -18,6 +19,7 @@ use toolsmith_manifest::lint::{self, FileKind};
 use toolsmith_manifest::model::{
     ArgKind, ChaiExecution, CommandExecution, DescribeExecution, Execution, Manifest, Tool,
 };
+use toolsmith_manifest::provider::export::{self, Request, Target};
 
 /// Generated tokens and the generator's findings (errors and warnings).
 #[derive(Debug, Default)]
@@ -50,6 +52,7 @@ pub fn tools(manifest: &Manifest, stubs: &[String]) -> Output {
     let mut variants = Vec::new();
     let mut table = Vec::new();
     let mut all_exact = true;
+    let mut bound: Vec<&Tool> = Vec::new();
     let dir = manifest_dir_of(&manifest.path);
     for (i, tool) in manifest.tools.iter().enumerate() {
         let pascal = ident::pascal(&tool.name, &format!("Tool{i}"));
@@ -89,6 +92,7 @@ pub fn tools(manifest: &Manifest, stubs: &[String]) -> Output {
             index: Some(table.len()),
         });
         table.push(entry);
+        bound.push(tool);
     }
     for (i, name) in stubs.iter().enumerate() {
         let pascal = ident::pascal(name, &format!("Stub{i}"));
@@ -108,6 +112,7 @@ pub fn tools(manifest: &Manifest, stubs: &[String]) -> Output {
     }
     tokens.extend(bindings(&table));
     tokens.extend(tool_call(&variants, all_exact));
+    tokens.extend(provider_definitions(&bound));
     tokens.extend(policy(manifest, &dir));
     Output { tokens, issues }
 }
@@ -450,11 +455,88 @@ fn tool_call(variants: &[Variant], exact: bool) -> TokenStream {
         #(impl ::std::convert::From<#a> for ToolCall {
             fn from(args: #a) -> Self { Self::#v(args) }
         })*
-        /// The tools as a model expects them (the `OpenAI` function-tool shape).
+        /// The tools as a model expects them (the `OpenAI` function-tool
+        /// shape); `definitions_for(provider)` gives a provider's request format.
         #[allow(dead_code)]
         #[must_use]
         pub fn definitions() -> #json::Value {
             __BINDINGS.definitions()
+        }
+    }
+}
+
+/// Every request format of `toolsmith::Provider`, with its runtime name
+/// (`openai-chat-strict`): each export target, and its strict mode where
+/// the provider has one, in the order of `Provider::ALL`.
+pub fn provider_formats() -> Vec<(String, Request)> {
+    let mut out = Vec::new();
+    for target in Target::ALL {
+        for strict in [false, true] {
+            if strict && !target.has_strict() {
+                continue;
+            }
+            let name = if strict {
+                format!("{}-strict", target.name())
+            } else {
+                target.name().to_owned()
+            };
+            let request = Request {
+                target,
+                strict,
+                skip_incompatible: true,
+            };
+            out.push((name, request));
+        }
+    }
+    out
+}
+
+/// `definitions_for(provider)` and `refused_tools(provider)`: for every
+/// request format, the fragment `toolsmith export --to TARGET [--strict]
+/// --skip-incompatible` prints for the bound tools, computed here by the
+/// manifest crate's exporter and embedded as JSON text (the lean runtime
+/// does not link the exporter), with the names of the tools it leaves out.
+fn provider_definitions(tools: &[&Tool]) -> TokenStream {
+    let json = json_path();
+    let entries = provider_formats().into_iter().map(|(name, request)| {
+        let (text, refused) = match export::export(tools, request) {
+            Ok(out) => {
+                let text = out
+                    .fragment
+                    .and_then(|f| serde_json::to_string(&f).ok())
+                    .unwrap_or_else(|| "null".into());
+                let refused: Vec<&str> = out
+                    .refused
+                    .iter()
+                    .filter_map(|&i| tools.get(i).map(|t| t.name.as_str()))
+                    .collect();
+                (text, refused)
+            }
+            Err(_) => ("null".to_owned(), Vec::new()),
+        };
+        quote!((#name, #text, &[#(#refused),*]))
+    });
+    quote! {
+        static __PROVIDERS: __ts::ProviderDefinitions = __ts::ProviderDefinitions::new(&[#(#entries),*]);
+        /// The tools in `provider`'s request format: the JSON that
+        /// `toolsmith export --to TARGET [--strict]` prints for this
+        /// manifest (`{"tools": [...]}`), the strict formats with every
+        /// schema rewritten into the strict form. A tool the provider
+        /// refuses is left out (as `--skip-incompatible` leaves it out) and
+        /// named by `refused_tools(provider)`; `tools!(..., providers = [...])`
+        /// makes such a refusal a compile error instead.
+        #[allow(dead_code)]
+        #[must_use]
+        pub fn definitions_for(provider: __ts::Provider) -> #json::Value {
+            __PROVIDERS.definitions(provider)
+        }
+        /// The tools that `definitions_for(provider)` leaves out because
+        /// `provider` refuses them (`toolsmith lint --provider NAME` says
+        /// why); empty when it accepts every tool.
+        #[allow(dead_code)]
+        #[must_use]
+        pub fn refused_tools(provider: __ts::Provider) -> &'static [&'static str] {
+            __PROVIDERS.refused(provider)
         }
     }
 }

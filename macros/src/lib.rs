@@ -22,9 +22,14 @@ use toolsmith_codegen::{ExpandOptions, Expansion};
 /// Generates typed bindings for a tool manifest (path relative to
 /// `CARGO_MANIFEST_DIR`). A tool that cannot be bound is a compile error;
 /// `tools!("tools.json", skip_unsupported)` leaves such tools out instead.
+/// `tools!("tools.json", providers = [openai_strict, gemini])` also checks
+/// every tool against those providers' rules, as `toolsmith lint --provider`
+/// does (`openai`, `openai_strict`, `anthropic`, `anthropic_strict`,
+/// `gemini`, `ollama`, `mcp`): a schema a provider refuses is a compile
+/// error at its keyword.
 #[proc_macro]
 pub fn tools(input: TokenStream) -> TokenStream {
-    expand(input)
+    expand(input, false)
 }
 
 /// Generates constants and types for a skill file (path relative to
@@ -35,7 +40,7 @@ pub fn tools(input: TokenStream) -> TokenStream {
 /// string: `profile = "claude-code,copilot"`). Its errors are compile errors.
 #[proc_macro]
 pub fn skill(input: TokenStream) -> TokenStream {
-    expand(input)
+    expand(input, true)
 }
 
 fn base_dir() -> PathBuf {
@@ -45,16 +50,20 @@ fn base_dir() -> PathBuf {
         .unwrap_or_default()
 }
 
-/// The macro's input: the path, then optionally `, skip_unsupported`.
+/// The macro's input: the path, then options (`skip_unsupported`,
+/// `profile = NAME`, `providers = [NAME, …]`).
 struct Input {
     path: LitStr,
     options: ExpandOptions,
+    /// Where `providers` was written (for `skill!`, which has no tool schemas).
+    providers: Option<Span>,
 }
 
 impl syn::parse::Parse for Input {
     fn parse(input: syn::parse::ParseStream<'_>) -> syn::Result<Self> {
         let path: LitStr = input.parse()?;
         let mut options = ExpandOptions::default();
+        let mut providers = None;
         while input.parse::<Option<syn::Token![,]>>()?.is_some() {
             if input.is_empty() {
                 break;
@@ -74,25 +83,54 @@ impl syn::parse::Parse for Input {
                     options.profile = toolsmith_codegen::Profiles::parse(&names)
                         .map_err(|e| syn::Error::new(span, e))?;
                 }
+                "providers" => {
+                    providers = Some(flag.span());
+                    input.parse::<syn::Token![=]>()?;
+                    let list;
+                    syn::bracketed!(list in input);
+                    let names =
+                        syn::punctuated::Punctuated::<syn::Ident, syn::Token![,]>::parse_terminated(
+                            &list,
+                        )?;
+                    for name in names {
+                        let provider = toolsmith_codegen::provider_from_name(&name.to_string())
+                            .map_err(|e| syn::Error::new(name.span(), e))?;
+                        if !options.providers.contains(&provider) {
+                            options.providers.push(provider);
+                        }
+                    }
+                }
                 other => {
                     return Err(syn::Error::new(
                         flag.span(),
                         format!(
-                            "unknown option `{other}`; the options are `skip_unsupported` and `profile = NAME`"
+                            "unknown option `{other}`; the options are `skip_unsupported`, `profile = NAME` and `providers = [NAME, ...]`"
                         ),
                     ));
                 }
             }
         }
-        Ok(Input { path, options })
+        Ok(Input {
+            path,
+            options,
+            providers,
+        })
     }
 }
 
-fn expand(input: TokenStream) -> TokenStream {
-    let Input { path: lit, options } = match syn::parse::<Input>(input) {
+fn expand(input: TokenStream, skill: bool) -> TokenStream {
+    let Input {
+        path: lit,
+        options,
+        providers,
+    } = match syn::parse::<Input>(input) {
         Ok(input) => input,
         Err(e) => return e.to_compile_error().into(),
     };
+    if let (true, Some(span)) = (skill, providers) {
+        let message = "`providers` applies to `tools!`: a skill file declares no tool schemas";
+        return syn::Error::new(span, message).to_compile_error().into();
+    }
     let relative = lit.value();
     let span = lit.span();
     let result = std::panic::catch_unwind(|| {

@@ -291,6 +291,7 @@ pub mod __codegen {
     pub use crate::outcome::Outcome;
     pub use crate::plan::Plan;
     pub use crate::policy::Policy;
+    pub use crate::provider::{Provider, ProviderDefinitions};
     pub use crate::refusal::Refusal;
     pub use crate::runtime::Runtime;
     pub use serde::{Deserialize, Deserializer, Serialize, Serializer};

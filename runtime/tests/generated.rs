@@ -300,3 +300,152 @@ fn round_trip_of_synthesized_instances() {
     });
     assert!(checked >= 8, "only {checked} instances checked");
 }
+
+/// The names of the tools of a provider fragment (`{"tools": [...]}`, and
+/// Gemini's `functionDeclarations`).
+fn fragment_names(fragment: &serde_json::Value) -> Vec<String> {
+    let tools = fragment["tools"].as_array().expect("tools");
+    let entries: Vec<&serde_json::Value> = match tools.first() {
+        Some(t) if t.get("functionDeclarations").is_some() => t["functionDeclarations"]
+            .as_array()
+            .expect("declarations")
+            .iter()
+            .collect(),
+        _ => tools.iter().collect(),
+    };
+    entries
+        .iter()
+        .map(|e| {
+            e.get("function")
+                .unwrap_or(e)
+                .get("name")
+                .and_then(serde_json::Value::as_str)
+                .expect("name")
+                .to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn definitions_for_every_provider_lists_each_tool_or_names_it_refused() {
+    let all = [
+        "notesmd_cli_search",
+        "shapes-tool",
+        "get_weather",
+        "disk_usage",
+    ];
+    for provider in toolsmith::Provider::ALL {
+        let fragment = definitions_for(provider);
+        let mut names = fragment_names(&fragment);
+        let refused = refused_tools(provider);
+        for r in refused {
+            assert!(!names.iter().any(|n| n == r), "{provider}: {r} both");
+        }
+        names.extend(refused.iter().map(|r| (*r).to_owned()));
+        names.sort();
+        let mut expected = all.map(str::to_owned).to_vec();
+        expected.sort();
+        assert_eq!(names, expected, "{provider}: a tool vanished");
+    }
+    use toolsmith::Provider;
+    let chat = definitions_for(Provider::OpenAiChat);
+    assert_eq!(chat["tools"][0]["function"]["strict"], false);
+    let strict = definitions_for(Provider::OpenAiChatStrict);
+    let search = &strict["tools"][0]["function"];
+    assert_eq!(search["strict"], true);
+    assert_eq!(search["parameters"]["additionalProperties"], false);
+    assert_eq!(
+        search["parameters"]["properties"]["limit"]["type"],
+        json!(["integer", "null"])
+    );
+    // The free-form map and `oneOf` of `shapes-tool` have no strict form.
+    assert_eq!(refused_tools(Provider::OpenAiChatStrict), ["shapes-tool"]);
+    let gemini = definitions_for(Provider::Gemini);
+    assert_eq!(
+        gemini["tools"][0]["functionDeclarations"][0]["parameters"]["type"],
+        "OBJECT"
+    );
+    assert_eq!(
+        definitions_for(Provider::Mcp)["tools"][2]["inputSchema"],
+        *GetWeatherArgs::parameters()
+    );
+    assert!(refused_tools(Provider::Mcp).is_empty());
+}
+
+/// The arguments a strict-mode model sends for `instance`: every property
+/// of the strict schema, `null` where the instance leaves one out.
+fn strict_instance(schema: &serde_json::Value, instance: &serde_json::Value) -> serde_json::Value {
+    let mut out = instance.as_object().cloned().unwrap_or_default();
+    for name in schema["properties"].as_object().expect("properties").keys() {
+        out.entry(name.clone()).or_insert(serde_json::Value::Null);
+    }
+    serde_json::Value::Object(out)
+}
+
+#[test]
+fn strict_nulls_parse_as_omitted_arguments() {
+    let strict = definitions_for(toolsmith::Provider::OpenAiResponsesStrict);
+    let schema = &strict["tools"][0]["parameters"];
+    let validator = toolsmith::schema::Schema::compile(schema).unwrap();
+    for instance in [
+        json!({"query": "q", "text": "t"}),
+        json!({"query": "q", "text": "t", "limit": 3, "mode": "2pass", "recursive": false}),
+    ] {
+        let sent = strict_instance(schema, &instance);
+        assert!(validator.is_valid(&sent), "{sent} is not strict-valid");
+        let from_strict = ToolCall::parse("notesmd_cli_search", &sent.to_string()).unwrap();
+        let omitted = ToolCall::parse("notesmd_cli_search", &instance.to_string()).unwrap();
+        assert_eq!(from_strict, omitted);
+        assert_eq!(from_strict.invocation(), omitted.invocation());
+    }
+    // A null default-bearing optional takes the default, as when omitted.
+    let call = ToolCall::parse(
+        "notesmd_cli_search",
+        r#"{"query":"q","text":"t","recursive":null}"#,
+    )
+    .unwrap();
+    let ToolCall::NotesmdCliSearch(args) = call else {
+        panic!("{call:?}")
+    };
+    assert!(args.recursive);
+    // Nested: `filter.op` is optional in the nested object.
+    let call = ToolCall::parse(
+        "shapes-tool",
+        r#"{"type":"t","maybe":"m","filter":{"field":"f","op":null},"dryRun":null,"size":null}"#,
+    )
+    .unwrap();
+    let ToolCall::ShapesTool(args) = call else {
+        panic!("{call:?}")
+    };
+    assert_eq!(args.filter.unwrap().op, None);
+    assert_eq!((args.dry_run, args.size), (None, 10));
+}
+
+#[test]
+fn strict_nulls_are_not_accepted_for_required_properties() {
+    let err = ToolCall::parse(
+        "notesmd_cli_search",
+        r#"{"query":null,"text":"t","limit":null}"#,
+    )
+    .unwrap_err();
+    let CallError::InvalidArguments { violations, .. } = err else {
+        panic!("{err:?}")
+    };
+    // Only the required property is reported: the optional `limit` was an omission.
+    let pointers: Vec<&str> = violations.iter().map(|v| v.pointer.as_str()).collect();
+    assert_eq!(pointers, ["/query"], "{violations:?}");
+    // `maybe` is required and nullable: its null is a value.
+    let call = ToolCall::parse("shapes-tool", r#"{"type":"t","maybe":null}"#).unwrap();
+    assert!(matches!(
+        call,
+        ToolCall::ShapesTool(ShapesToolArgs { maybe: None, .. })
+    ));
+    // `anything` accepts null: the null is kept as the value it is (the
+    // typed field reads it as `None`, as it reads an omission).
+    let call =
+        ToolCall::parse("shapes-tool", r#"{"type":"t","maybe":"m","anything":null}"#).unwrap();
+    assert!(matches!(
+        call,
+        ToolCall::ShapesTool(ShapesToolArgs { anything: None, .. })
+    ));
+}

@@ -51,6 +51,15 @@ fn main() {
     assert!(sink::ToolCall::parse("nope", "{}").is_err());
     let err = sink::ToolCall::parse("shapes-tool", r#"{"type": "c", "maybe": null, "x": 1}"#);
     assert!(err.is_err(), "additionalProperties: false");
+    // Provider formats are embedded: no exporter in the lean tree.
+    let gemini = sink::definitions_for(toolsmith::Provider::Gemini);
+    assert_eq!(gemini["tools"][0]["functionDeclarations"][0]["name"], "notesmd_cli_search");
+    assert_eq!(sink::refused_tools(toolsmith::Provider::Gemini), ["shapes-tool"]);
+    // A strict-mode model's null for an omitted optional reads as omitted.
+    assert_eq!(
+        sink::ToolCall::parse("notesmd_cli_search", r#"{"query": "q", "text": "t", "limit": null}"#).unwrap(),
+        sink::ToolCall::parse("notesmd_cli_search", r#"{"query": "q", "text": "t"}"#).unwrap()
+    );
     let runtime = toolsmith::Runtime::new(sink::policy()).with_root(&root);
     let outcome = runtime.run_call(&call).unwrap();
     println!("{}", outcome.result.unwrap());

@@ -140,6 +140,8 @@ pub struct Export {
     pub diagnostics: Vec<Diagnostic>,
     /// The counts.
     pub counts: Counts,
+    /// The indexes (in the list exported) of the tools refused, in order.
+    pub refused: Vec<usize>,
 }
 
 /// Exports `tools` (one request) as `request` asks.
@@ -232,6 +234,7 @@ pub fn export(tools: &[&Tool], request: Request) -> Result<Export, NoStrictMode>
         fragment,
         diagnostics,
         counts,
+        refused: (0..tools.len()).filter(|&i| refused[i]).collect(),
     })
 }
 

@@ -264,10 +264,12 @@ impl Runtime {
     }
 }
 
-/// Parses and validates the arguments (as `ToolCall::parse` does).
+/// Parses and validates the arguments (as `ToolCall::parse` does: the
+/// `null`s a strict-mode model sends for omitted optional properties are
+/// removed first, so that chai's argv and agentcli's stdin see them absent).
 fn validate(entry: &Entry, arguments_json: &str) -> Result<Value, Refusal> {
     let tool = &entry.tool.name;
-    let args: Value = if arguments_json.trim().is_empty() {
+    let mut args: Value = if arguments_json.trim().is_empty() {
         json!({})
     } else {
         serde_json::from_str(arguments_json).map_err(|e| CallError::InvalidJson {
@@ -277,11 +279,11 @@ fn validate(entry: &Entry, arguments_json: &str) -> Result<Value, Refusal> {
     };
     let mut violations: Vec<Violation> = entry
         .validator
-        .violations(&entry.tool.parameters, &args)
+        .check(&entry.tool.parameters, &mut args)
         .map_err(|m| Refusal::InvalidSchema {
-            tool: tool.clone(),
-            message: m.to_owned(),
-        })?;
+        tool: tool.clone(),
+        message: m.to_owned(),
+    })?;
     if matches!(entry.tool.execution, Execution::Chai(_)) {
         violations.extend(undeclared(&entry.tool.parameters, &args));
     }

@@ -65,6 +65,7 @@
 mod compile;
 mod keywords;
 mod node;
+mod nulls;
 mod uri;
 mod validate;
 mod value;
@@ -125,6 +126,41 @@ impl Schema {
     /// Whether `instance` is valid (stops at the first violation).
     pub fn is_valid(&self, instance: &Value) -> bool {
         validate::Run::new(&self.compiled).root(instance, None)
+    }
+
+    /// Removes the `null`s that a strict-mode model sends for the optional
+    /// arguments it leaves out, so that the arguments read as if it had
+    /// omitted them; returns how many it removed. A `null` is removed only
+    /// where the value does not satisfy the schema, as a member of an object
+    /// whose property is not `required` and whose subschema does not accept
+    /// `null`: a `null` for a required property, or for one whose schema
+    /// accepts `null` (`"type": ["integer", "null"]`, `{}`), is a value and
+    /// stays. Nested objects (through `properties`, `items`, `$ref`, `allOf`,
+    /// and the first `anyOf`/`oneOf` alternative that then fits) are treated
+    /// alike; the work is bounded by the validator's budget.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let schema = toolsmith::schema::Schema::compile(&json!({
+    ///     "type": "object",
+    ///     "properties": {
+    ///         "city": {"type": "string"},
+    ///         "days": {"type": "integer"},
+    ///         "note": {"type": ["string", "null"]}
+    ///     },
+    ///     "required": ["city"]
+    /// }))?;
+    /// let mut args = json!({"city": "Oslo", "days": null, "note": null});
+    /// assert_eq!(schema.remove_strict_nulls(&mut args), 1);
+    /// assert_eq!(args, json!({"city": "Oslo", "note": null}));
+    /// // A required property's null is not an omission: it stays, and is invalid.
+    /// let mut args = json!({"city": null});
+    /// assert_eq!(schema.remove_strict_nulls(&mut args), 0);
+    /// assert!(!schema.is_valid(&args));
+    /// # Ok::<(), toolsmith::schema::CompileError>(())
+    /// ```
+    pub fn remove_strict_nulls(&self, instance: &mut Value) -> usize {
+        nulls::strip(&self.compiled, instance)
     }
 }
 

@@ -142,6 +142,25 @@ impl<'s> Run<'s> {
         valid
     }
 
+    /// Whether `instance` is valid against node `id`, on this run's budget
+    /// of evaluations (shared by every call: once it is spent, or a nesting
+    /// limit was hit, every answer is `false`).
+    pub(crate) fn valid_at(&mut self, id: NodeId, instance: &Value) -> bool {
+        let mut path = String::new();
+        let (valid, _) = self.eval(id, instance, &mut path, None, false);
+        valid && self.stopped.is_none()
+    }
+
+    /// Whether the budget is spent (or a nesting limit was hit).
+    pub(crate) fn exhausted(&self) -> bool {
+        self.stopped.is_some()
+    }
+
+    /// The compiled nodes.
+    pub(crate) fn nodes(&self) -> &'s [Node] {
+        self.nodes
+    }
+
     fn stop(&mut self, path: &str, message: String) {
         if self.stopped.is_none() {
             self.stopped = Some(Violation {

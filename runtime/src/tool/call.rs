@@ -64,6 +64,24 @@ impl CompiledSchema {
     pub fn violations(&self, schema: &Value, arguments: &Value) -> Result<Vec<Violation>, &str> {
         Ok(self.get(schema)?.validate(arguments))
     }
+
+    /// Every violation of `arguments` against `schema`, after the `null`s a
+    /// strict-mode model sends for omitted optional properties are removed
+    /// from `arguments` ([`Schema::remove_strict_nulls`]: only when the
+    /// arguments do not satisfy the schema as sent, and only nulls that the
+    /// property's schema does not accept and that no `required` asks for).
+    ///
+    /// # Errors
+    ///
+    /// The schema cannot be compiled (its message).
+    pub fn check(&self, schema: &Value, arguments: &mut Value) -> Result<Vec<Violation>, &str> {
+        let compiled = self.get(schema)?;
+        let violations = compiled.validate(arguments);
+        if violations.is_empty() || compiled.remove_strict_nulls(arguments) == 0 {
+            return Ok(violations);
+        }
+        Ok(compiled.validate(arguments))
+    }
 }
 
 /// Parses a call's `arguments` for tool `T`: JSON (an empty string counts as
@@ -79,7 +97,8 @@ pub fn parse_call<T: Tool + DeserializeOwned>(
 
 /// The arguments of a call of `tool` as JSON (an empty string counts as
 /// `{}`), checked against the tool's `schema` (every violation, with its
-/// JSON pointer).
+/// JSON pointer), with the `null`s of omitted optional properties that a
+/// strict-mode model sends removed ([`CompiledSchema::check`]).
 pub(crate) fn check_arguments(
     tool: &str,
     arguments: &str,
@@ -94,9 +113,10 @@ pub(crate) fn check_arguments(
             message: e.to_string(),
         })?
     };
+    let mut value = value;
     let violations =
         validator
-            .violations(schema, &value)
+            .check(schema, &mut value)
             .map_err(|message| CallError::InvalidSchema {
                 tool: tool.to_owned(),
                 message: message.to_owned(),
