@@ -49,9 +49,10 @@ pub(crate) struct Spec {
     pub max_output: usize,
     pub drain: Duration,
     pub kill_group_on_exit: bool,
-    /// The policy's confinement, and the call's own roots for it (program
-    /// directory, working directory, sandbox roots; the private home is
-    /// added here).
+    /// The policy's confinement (`network` already decided for this tool),
+    /// and the call's own roots for it (skill directory, sandbox roots of
+    /// its path parameters, temp-file directory; the program's directory,
+    /// the working directory and the private home are added here).
     pub confine: crate::confine::Confinement,
     pub read_roots: Vec<PathBuf>,
     pub write_roots: Vec<PathBuf>,
@@ -135,7 +136,7 @@ pub(crate) fn execute(
     restore_sigchld();
     crate::descendants::become_subreaper();
     let call_id = crate::descendants::new_call_id();
-    let prepared = if spec.confine.enabled {
+    let prepared = if spec.confine.is_enabled() {
         let mut read: Vec<&std::path::Path> =
             spec.read_roots.iter().map(PathBuf::as_path).collect();
         if let Some(dir) = spec.program.parent() {
