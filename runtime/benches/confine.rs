@@ -39,7 +39,52 @@ fn main() {
             missing.join("; ")
         );
     }
+    interleaved();
     divan::main();
+}
+
+/// The four variants in interleaved rounds (machine load hits them alike):
+/// median per call and what confinement adds to the unconfined dispatch.
+fn interleaved() {
+    const ROUNDS: usize = 6;
+    const CALLS: usize = 40;
+    let variants: [(&str, &dyn Fn()); 4] = [
+        ("raw spawn", &raw_spawn),
+        ("dispatch, unconfined", &dispatch_unconfined),
+        (
+            "dispatch, confined (Landlock + seccomp)",
+            &dispatch_confined,
+        ),
+        (
+            "dispatch, confined + every limit (cgroup + rlimits)",
+            &dispatch_confined_limits,
+        ),
+    ];
+    let mut samples: Vec<Vec<f64>> = vec![Vec::new(); variants.len()];
+    for (_, f) in &variants {
+        f(); // warm up (first call compiles the schema, probes the cgroup)
+    }
+    for _ in 0..ROUNDS {
+        for (i, (_, f)) in variants.iter().enumerate() {
+            for _ in 0..CALLS {
+                let t = std::time::Instant::now();
+                f();
+                samples[i].push(t.elapsed().as_secs_f64() * 1e6);
+            }
+        }
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let medians: Vec<f64> = samples.iter_mut().map(median).collect();
+    println!("interleaved, {ROUNDS} rounds × {CALLS} calls, median µs per call:");
+    for ((name, _), m) in variants.iter().zip(&medians) {
+        println!(
+            "  {name:<55} {m:>8.0}  ({:+.0} vs unconfined)",
+            m - medians[1]
+        );
+    }
 }
 
 static TRUE: LazyLock<PathBuf> = LazyLock::new(|| {
