@@ -11,18 +11,30 @@
 //!    below any tool is re-parented to the runtime instead of to `init`;
 //! 2. each call's tool gets `TOOLSMITH_CALL_ID` in its environment, a value
 //!    unique to the call, which its descendants inherit;
-//! 3. when the call ends (after the group kill and the reap), the runtime
-//!    lists its own children (`/proc/*/stat`), keeps those
-//!    that are not a running call's tool and whose environment carries this
-//!    call's id, kills each with its whole subtree (`SIGKILL`) and reaps it.
+//! 3. when the call ends, before the group kill, the group is stopped and
+//!    the call's tree is listed by ancestry — the tool's subtree, and this
+//!    process's children that are members of the tool's group or carry the
+//!    call's id (re-parented here before the end), with their subtrees —
+//!    from the per-thread `children` lists of `/proc` (or one scan of
+//!    `/proc/*/stat` where the kernel has no such lists), stopped, listed
+//!    again and killed with the group; the environment does not matter for
+//!    a process found by ancestry, so a `setsid` grandchild with a cleared
+//!    environment whose parent is still in the group is found;
+//! 4. after the group kill and the reap, this process's children that
+//!    carry the call's id (orphaned during the kill) are killed with their
+//!    subtrees and reaped.
 //!
-//! Limits, documented in docs/runtime.md: a descendant that both clears its
-//! environment and leaves the session is not recognised (the runtime cannot
-//! tell it from an orphan of the host's other children, which it must not
-//! kill); the containment work (cgroups) closes that. Being a subreaper is a
-//! process-wide setting: orphans of the host's other children are
-//! re-parented to the host process too, and the host should reap them as
-//! it reaps its own children.
+//! Limit, documented in docs/runtime.md: a descendant that clears its
+//! environment *and* loses its ancestry before the call ends (double fork:
+//! its parent exits at once, so it is re-parented to this process while the
+//! call still runs) carries nothing that ties it to the call: the runtime
+//! cannot tell it from an orphan of the host's other children, which it must
+//! not kill. A cgroup holds it (a confined call with a memory or process
+//! limit gets one, killed whole when the call ends); without one it is
+//! bounded only by the drain deadline. Being a subreaper is a process-wide
+//! setting: orphans of the host's other children are re-parented to the
+//! host process too, and the host should reap them as it reaps its own
+//! children.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -454,3 +454,33 @@ fn a_missing_mechanism_refuses_the_call_unless_degraded() {
     let e = rt.dispatch("t", "{}").unwrap_err();
     assert!(matches!(e, Refusal::Unconfinable(_)), "{e:?}");
 }
+
+#[test]
+fn a_double_forked_grandchild_with_a_cleared_environment_ends_with_the_cgroup() {
+    // Its parent exits at once, so no ancestry links it to the call, and
+    // `env -i` drops the call id: only the call's cgroup holds it.
+    let m = Mechanisms::probe();
+    if skip_without("a cgroup the runtime may create", m.cgroup.is_some()) || !has("setsid") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    let body = format!(
+        "( env -i setsid sleep 30 >/dev/null 2>&1 </dev/null & echo $! > {} )\necho '{{}}'",
+        pidfile.display()
+    );
+    let mut policy = limited(Limits {
+        processes: Some(64),
+        ..Limits::default()
+    });
+    policy.confine.write.push(dir.path().to_path_buf());
+    let rt = runtime(dir.path(), &[("daemon", &body)], policy);
+    let o = rt.dispatch("daemon", "{}").unwrap();
+    assert_eq!(o.status, Status::Success, "{o:?}");
+    let pid = read_pid(&pidfile);
+    let alive = !gone(pid);
+    if alive {
+        kill(pid);
+    }
+    assert!(!alive, "{pid} outlived the call");
+}
