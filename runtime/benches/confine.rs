@@ -141,11 +141,13 @@ fn runtime(confine: Option<Confinement>) -> Runtime {
         tools: vec![tool],
         allowlist: BTreeMap::from([("true".to_string(), vec!["x".to_string()])]),
     };
-    let mut policy = Policy::default();
-    policy.confine = confine.unwrap_or(Confinement {
-        enabled: Some(false),
-        ..Confinement::default()
-    });
+    let policy = Policy {
+        confine: confine.unwrap_or(Confinement {
+            enabled: Some(false),
+            ..Confinement::default()
+        }),
+        ..Policy::default()
+    };
     let mut rt = Runtime::new(policy);
     rt.add_manifest(&manifest);
     rt
