@@ -19,8 +19,8 @@ pub struct ConfineArgs {
     /// A directory the tool may read (repeatable).
     #[arg(long, value_name = "DIR")]
     pub read: Vec<PathBuf>,
-    /// A directory the tool may read and write (repeatable; `--sandbox`
-    /// roots are writable too).
+    /// A directory the tool may read and write (repeatable; the `--sandbox`
+    /// roots are writable too for a chai tool with a `writePath` parameter).
     #[arg(long, value_name = "DIR")]
     pub write: Vec<PathBuf>,
     /// Let every tool open network sockets.
