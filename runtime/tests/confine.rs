@@ -402,13 +402,34 @@ fn confinement_cannot_be_undone_by_the_tool() {
     if skip_without("Landlock", m.landlock_abi > 0) || !has("python3") {
         return;
     }
-    // The tool raises its own limits and asks for no new privileges again:
-    // nothing it was denied becomes possible.
+    // The tool clears "no new privileges", raises its own limits, and
+    // stacks a second Landlock domain that allows everything below `/`:
+    // nothing it was denied becomes possible (domains only intersect).
     let dir = tempfile::tempdir().unwrap();
     let outside = tempfile::tempdir().unwrap();
     let target = outside.path().join("x");
     let body = format!(
-        "exec python3 -c '\nimport ctypes, resource\nlibc = ctypes.CDLL(None)\nlibc.prctl(38, 0, 0, 0, 0)\ntry:\n    resource.setrlimit(resource.RLIMIT_CPU, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))\nexcept Exception:\n    pass\ntry:\n    open(\"{}\", \"w\").write(\"x\")\n    print(\"escaped\")\nexcept OSError:\n    print(\"{{}}\")\n'",
+        r#"exec python3 - <<'PY'
+import ctypes, os, resource, struct
+libc = ctypes.CDLL(None, use_errno=True)
+print("prctl", libc.prctl(38, 0, 0, 0, 0))
+try:
+    resource.setrlimit(resource.RLIMIT_CPU, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    print("setrlimit raised")
+except Exception:
+    print("setrlimit refused")
+everything = (1 << 13) - 1
+fd = libc.syscall(444, struct.pack("=Q", everything), 8, 0)
+root = os.open("/", os.O_PATH)
+libc.syscall(445, fd, 1, struct.pack("=Qi", everything, root), 0)
+libc.prctl(38, 1, 0, 0, 0)
+print("restrict", libc.syscall(446, fd, 0))
+try:
+    open("{}", "w").write("x")
+    print("escaped")
+except OSError as e:
+    print("still denied", e.errno)
+PY"#,
         target.display()
     );
     let policy = confined(Confinement {
@@ -420,6 +441,10 @@ fn confinement_cannot_be_undone_by_the_tool() {
     });
     let rt = runtime(dir.path(), &[("undo", &body)], policy);
     let o = rt.dispatch("undo", "{}").unwrap();
+    // The second domain was accepted (restrict 0) and changed nothing.
+    assert!(o.stdout.contains("restrict 0"), "{o:?}");
+    assert!(o.stdout.contains("setrlimit refused"), "{o:?}");
+    assert!(o.stdout.contains("still denied 13"), "{o:?}");
     assert!(!o.stdout.contains("escaped"), "{o:?}");
     assert!(!target.exists());
 }

@@ -116,6 +116,40 @@ fn f3_setsid_and_double_forked_grandchildren_end_with_the_call() {
 }
 
 #[test]
+fn setsid_and_double_forked_grandchildren_end_with_a_cancelled_call() {
+    if !has("setsid") {
+        eprintln!("setsid not installed; skipping");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    let body = format!(
+        "setsid sleep 30 &\necho $! > {}\n( sleep 30 & echo $! > {} )\nsleep 30",
+        a.display(),
+        b.display()
+    );
+    let rt = runtime(
+        &agentcli(dir.path(), &[("escape", &body)]),
+        Policy::default(),
+    );
+    let token = CancelToken::new();
+    let (t2, pb) = (token.clone(), b.clone());
+    let canceller = std::thread::spawn(move || {
+        read_pid(&pb);
+        t2.cancel();
+    });
+    let o = rt.dispatch_with("escape", "{}", &token).unwrap();
+    canceller.join().unwrap();
+    let survivors: Vec<i32> = [read_pid(&a), read_pid(&b)]
+        .into_iter()
+        .filter(|p| !gone(*p))
+        .collect();
+    survivors.iter().for_each(|p| kill(*p));
+    assert_eq!(o.status, Status::Cancelled, "{o:?}");
+    assert!(survivors.is_empty(), "outlived the call: {survivors:?}");
+}
+
+#[test]
 fn a_setsid_grandchild_with_a_cleared_environment_ends_with_the_call() {
     if !has("setsid") || !has("env") {
         eprintln!("setsid or env not installed; skipping");

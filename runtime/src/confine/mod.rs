@@ -12,8 +12,8 @@
 //! Everything is prepared in the parent before the spawn (rulesets, the
 //! compiled seccomp program, the cgroup and its open `cgroup.procs`); the
 //! child only makes system calls between `fork` and `exec` (join the cgroup,
-//! `setrlimit`, `PR_SET_NO_NEW_PRIVS`, `landlock_restrict_self`, the seccomp
-//! `prctl`): no allocation, no lock, nothing that is unsound in the child of
+//! `setrlimit`, dropping `CAP_SYS_RESOURCE` from the bounding set,
+//! `PR_SET_NO_NEW_PRIVS`, `landlock_restrict_self`, the seccomp `prctl`): no allocation, no lock, nothing that is unsound in the child of
 //! a multithreaded parent. Once applied, none of it can be undone by the
 //! tool: Landlock and seccomp domains only ever get stricter, and limits
 //! lowered with a hard value cannot be raised without privileges.
@@ -253,6 +253,9 @@ impl Mechanisms {
     }
 }
 
+/// `CAP_SYS_RESOURCE` (`linux/capability.h`; not in the libc crate).
+const CAP_SYS_RESOURCE: libc::c_ulong = 24;
+
 /// Everything prepared for one confined spawn.
 #[derive(Debug)]
 pub(crate) struct Prepared {
@@ -360,6 +363,11 @@ impl Prepared {
                 limits::join(cgroup_fds)?;
             }
             self.rlimits.apply()?;
+            // A tool run as root could raise its hard limits again with
+            // CAP_SYS_RESOURCE: dropped from the bounding set, it is not in
+            // the permitted set after `exec`. Without CAP_SETPCAP (not
+            // root) this fails, and then there was nothing to drop.
+            libc::prctl(libc::PR_CAPBSET_DROP, CAP_SYS_RESOURCE, 0, 0, 0);
             if let Some(r) = &self.ruleset {
                 landlock::restrict_self(r.raw_fd())?;
             }
