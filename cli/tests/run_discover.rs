@@ -487,3 +487,50 @@ fn run_confines_the_tool_by_default_and_doctor_says_what_is_enforced() {
         String::from_utf8_lossy(&unconfined.stdout)
     );
 }
+
+#[test]
+fn allow_network_for_grants_the_named_tool_only() {
+    let doctor = Command::new(env!("CARGO_BIN_EXE_toolsmith"))
+        .args(["doctor", "--format", "json"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&doctor.stdout).unwrap();
+    if report["mechanisms"]["seccomp"] != true || !Path::new("/bin/bash").exists() {
+        eprintln!("seccomp or bash unavailable: skipping");
+        return;
+    }
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    script(
+        &d.join("tools/bin/connect"),
+        &format!("bash -c 'echo hi > /dev/tcp/127.0.0.1/{port}' && echo '{{}}'"),
+    );
+    std::fs::write(
+        d.join("tools.json"),
+        r#"{"tools":[{"name":"connect","command":["./tools/bin/connect"]}]}"#,
+    )
+    .unwrap();
+    let m = d.join("tools.json");
+    let run = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_toolsmith"))
+            .args(["run", m.to_str().unwrap(), "connect", "{}"])
+            .args(extra)
+            .output()
+            .unwrap();
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    // A grant for another tool does not open the network to this one.
+    let o = run(&["--allow-network-for", "other"]);
+    assert_eq!(o["status"], "failed", "{o}");
+    assert!(listener.accept().is_err(), "a denied tool connected: {o}");
+    let o = run(&["--allow-network-for", "connect"]);
+    assert_eq!(o["status"], "success", "{o}");
+    listener.set_nonblocking(false).unwrap();
+    assert!(
+        listener.accept().is_ok(),
+        "the granted tool did not connect: {o}"
+    );
+}

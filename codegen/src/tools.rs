@@ -563,7 +563,11 @@ fn policy(manifest: &Manifest, dir: &Path) -> TokenStream {
         pub const ALLOWLIST: &[(&str, &[&str])] = &[#((#binaries, &[#(#subs),*])),*];
         /// The default-deny policy with this manifest's allowlist (and its
         /// agentcli / describe programs): `Runtime::new(policy())` runs every
-        /// tool of the manifest and nothing else.
+        /// tool of the manifest and nothing else, confined (each call reads
+        /// the system's program directories, the manifest's own skill or
+        /// `tools/bin` directory, its working directory and the sandbox roots
+        /// its path parameters name; writes a private temporary directory,
+        /// and the sandbox roots for a `writePath` parameter; no network).
         #[allow(dead_code)]
         pub fn policy() -> #support::Policy {
             let mut policy = #support::Policy::default();
@@ -571,6 +575,7 @@ fn policy(manifest: &Manifest, dir: &Path) -> TokenStream {
                 policy.allow_mut(binary, subcommands.iter().copied());
             }
             #(policy.allow_mut(#programs, ::std::iter::empty::<&str>());)*
+            policy.confine.enabled = ::core::option::Option::Some(true);
             policy
         }
     }

@@ -61,6 +61,12 @@ pub(crate) struct Hidden {
     pub write_paths: Vec<PathBuf>,
     /// Time spent preparing (resolvers), which counts against the deadline.
     pub resolving: std::time::Duration,
+    /// The call's own read roots under confinement (the skill directory;
+    /// the sandbox roots when the tool has a path parameter).
+    pub read_roots: Vec<PathBuf>,
+    /// The call's own write roots under confinement (the sandbox roots when
+    /// the tool has a `writePath` parameter).
+    pub write_roots: Vec<PathBuf>,
 }
 
 /// The output pipeline of a call (chai v0.5: exit status, `postProcess`,

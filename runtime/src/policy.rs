@@ -72,8 +72,10 @@ pub struct Policy {
     /// Honour chai's `unsafePath` (a parameter that skips every path check).
     /// Off: a call that uses such a parameter is refused.
     pub allow_unsafe_path: bool,
-    /// What each call is confined to: filesystem roots, network, resource
-    /// limits (off by default in a bare `Policy`; see [`crate::confine`]).
+    /// What each call is confined to: filesystem roots, network (for every
+    /// tool or per tool), resource limits. `enabled: None` in a bare
+    /// `Policy`: off for `Runtime::new`, on for `Runtime::load`; a
+    /// generated `policy()` turns it on (see [`crate::confine`]).
     pub confine: crate::confine::Confinement,
 }
 
@@ -189,9 +191,13 @@ impl Policy {
     ///     different from the default when either side has it, so a
     ///     permission granted on one side is granted.
     ///
-    /// Generated `policy()` functions set only the allowlist, so merging them
-    /// gives the union of the allowlists with default settings; set the
-    /// global settings on the merged policy.
+    /// * `confine`: see [`Confinement::merge`](crate::confine::Confinement::merge)
+    ///   (confined when either is; per-tool network grants of both).
+    ///
+    /// Generated `policy()` functions set only the allowlist and turn
+    /// confinement on, so merging them gives the union of the allowlists,
+    /// confined, with default settings; set the global settings on the
+    /// merged policy.
     pub fn merge(mut self, other: Policy) -> Policy {
         let default = Policy::default();
         for (binary, subs) in other.allowlist {

@@ -49,9 +49,10 @@ pub(crate) struct Spec {
     pub max_output: usize,
     pub drain: Duration,
     pub kill_group_on_exit: bool,
-    /// The policy's confinement, and the call's own roots for it (program
-    /// directory, working directory, sandbox roots; the private home is
-    /// added here).
+    /// The policy's confinement (`network` already decided for this tool),
+    /// and the call's own roots for it (skill directory, sandbox roots of
+    /// its path parameters, temp-file directory; the program's directory,
+    /// the working directory and the private home are added here).
     pub confine: crate::confine::Confinement,
     pub read_roots: Vec<PathBuf>,
     pub write_roots: Vec<PathBuf>,
@@ -135,7 +136,7 @@ pub(crate) fn execute(
     restore_sigchld();
     crate::descendants::become_subreaper();
     let call_id = crate::descendants::new_call_id();
-    let prepared = if spec.confine.enabled {
+    let prepared = if spec.confine.is_enabled() {
         let mut read: Vec<&std::path::Path> =
             spec.read_roots.iter().map(PathBuf::as_path).collect();
         if let Some(dir) = spec.program.parent() {
@@ -203,7 +204,7 @@ pub(crate) fn execute(
             // Never leave the group running or the child unreaped, also on error paths.
             let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
             let _ = child.wait();
-            crate::descendants::kill_leftovers(&call_id, pid.as_raw_nonzero().get());
+            crate::descendants::kill_leftovers(&call_id, pid.as_raw_nonzero().get(), &[]);
             Err(e)
         }
     };
@@ -361,15 +362,21 @@ fn supervise(
             heartbeat(now.duration_since(start));
         }
     };
-    // The group is ours: end it (backgrounded children on exit, everything on timeout/cancel).
-    if ended.is_some() || spec.kill_group_on_exit {
+    // The group is ours: end it (backgrounded children on exit, everything
+    // on timeout/cancel), with the processes below it that left it while
+    // their ancestry is still known.
+    let end_group = ended.is_some() || spec.kill_group_on_exit;
+    let mut tree = Vec::new();
+    if end_group {
+        let raw = pid.as_raw_nonzero().get();
+        tree = crate::descendants::kill_tree_of_group(call_id, raw, raw);
         let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
     }
     let status = child.wait()?;
     // Descendants that left the group (setsid, double forks, daemons) go
     // too, before the drain, so that none holds the pipes open.
-    if ended.is_some() || spec.kill_group_on_exit {
-        crate::descendants::kill_leftovers(call_id, pid.as_raw_nonzero().get());
+    if end_group {
+        crate::descendants::kill_leftovers(call_id, pid.as_raw_nonzero().get(), &tree);
     }
 
     let drain_deadline = Instant::now() + spec.drain.min(MAX_DRAIN);

@@ -283,9 +283,13 @@ impl Runtime {
             max_output: plan.max_output,
             drain: self.policy.drain(),
             kill_group_on_exit: self.policy.kill_group_on_exit,
-            confine: self.policy.confine.clone(),
-            read_roots: _dir.iter().map(|d| d.path().to_path_buf()).collect(),
-            write_roots: self.policy.sandbox.roots().to_vec(),
+            confine: self.confinement_for(&plan.tool),
+            read_roots: _dir
+                .iter()
+                .map(|d| d.path().to_path_buf())
+                .chain(plan.hidden.read_roots.iter().cloned())
+                .collect(),
+            write_roots: plan.hidden.write_roots.clone(),
         };
         let (total, limit) = (spec.exec_size(), process::arg_limit());
         if total > limit {
@@ -425,8 +429,13 @@ impl Runtime {
                 drain: self.policy.drain(),
                 kill_group_on_exit: self.policy.kill_group_on_exit,
                 confine: self.policy.confine.clone(),
-                read_roots: Vec::new(),
-                write_roots: self.policy.sandbox.roots().to_vec(),
+                read_roots: plan
+                    .hidden
+                    .skill_dir
+                    .as_deref()
+                    .map(|d| self.helper_read_roots(d, true))
+                    .unwrap_or_default(),
+                write_roots: Vec::new(),
             };
             if let Ok(o) = process::execute(&spec, cancel, &mut |_| {})
                 && o.is_success()
@@ -550,6 +559,18 @@ impl Runtime {
                 argv.push(prepared.binary.clone());
             }
             argv.extend(prepared.args);
+            // The manifest's own roots under confinement: the skill
+            // directory, and the sandbox roots its path parameters may name
+            // (read for `readPath`/`workingdir`, written for `writePath`).
+            hidden.read_roots = self.helper_read_roots(&skill_dir, false);
+            if spec.args.iter().any(|a| a.is_path()) {
+                hidden
+                    .read_roots
+                    .extend(self.policy.sandbox.roots().iter().cloned());
+            }
+            if spec.args.iter().any(|a| a.is_path() && a.write_path) {
+                hidden.write_roots = self.policy.sandbox.roots().to_vec();
+            }
             hidden.skill_dir = Some(skill_dir.clone());
             hidden.write_paths = prepared.write_paths;
             hidden.pipeline = spec.version == ChaiVersion::V05;
@@ -880,8 +901,8 @@ impl Runtime {
             drain: self.policy.drain(),
             kill_group_on_exit: self.policy.kill_group_on_exit,
             confine: self.policy.confine.clone(),
-            read_roots: Vec::new(),
-            write_roots: self.policy.sandbox.roots().to_vec(),
+            read_roots: self.helper_read_roots(skill_dir, true),
+            write_roots: Vec::new(),
         };
         match process::execute(&spec, cancel, &mut |_| {}) {
             Ok(o) if o.is_success() => {
@@ -895,6 +916,29 @@ impl Runtime {
             Ok(o) => (mode, Err(format!("resolver {}", o.status.as_str()))),
             Err(e) => (mode, Err(e.to_string())),
         }
+    }
+
+    /// The policy's confinement for a call of `tool`: network on when the
+    /// policy grants it to every tool or to this one.
+    fn confinement_for(&self, tool: &str) -> crate::confine::Confinement {
+        let mut c = self.policy.confine.clone();
+        c.network = c.network_for(tool);
+        c
+    }
+
+    /// The read roots of a skill's calls: its directory (scripts, data),
+    /// and for a resolver or post-processor (`helper`) also the sandbox
+    /// roots, read-only (they look at what the call's paths name). An empty
+    /// directory (no skill) gives none.
+    fn helper_read_roots(&self, skill_dir: &Path, helper: bool) -> Vec<PathBuf> {
+        let mut roots = Vec::new();
+        if !skill_dir.as_os_str().is_empty() {
+            roots.push(skill_dir.to_path_buf());
+        }
+        if helper {
+            roots.extend(self.policy.sandbox.roots().iter().cloned());
+        }
+        roots
     }
 
     /// `PATH` and the policy's fixed variables (`HOME` is set by the spawn).

@@ -18,7 +18,11 @@ fn stub_policy() -> Policy {
 #[test]
 fn coreutils_skill_runs_from_its_manifest() {
     let skill = examples().join("coreutils-skill");
-    let rt = Runtime::load(&skill.join("tools.json"), Policy::default()).unwrap();
+    // `Runtime::load` confines the calls: `fixtures/examples` is outside
+    // the test's working directory (`runtime/`), so it must be granted.
+    let mut policy = Policy::default();
+    policy.confine.read.push(examples());
+    let rt = Runtime::load(&skill.join("tools.json"), policy).unwrap();
     let dir = examples();
     let dir = dir.to_str().unwrap();
     let o = rt

@@ -116,6 +116,84 @@ fn f3_setsid_and_double_forked_grandchildren_end_with_the_call() {
 }
 
 #[test]
+fn setsid_and_double_forked_grandchildren_end_with_a_cancelled_call() {
+    if !has("setsid") {
+        eprintln!("setsid not installed; skipping");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    let body = format!(
+        "setsid sleep 30 &\necho $! > {}\n( sleep 30 & echo $! > {} )\nsleep 30",
+        a.display(),
+        b.display()
+    );
+    let rt = runtime(
+        &agentcli(dir.path(), &[("escape", &body)]),
+        Policy::default(),
+    );
+    let token = CancelToken::new();
+    let (t2, pb) = (token.clone(), b.clone());
+    let canceller = std::thread::spawn(move || {
+        read_pid(&pb);
+        t2.cancel();
+    });
+    let o = rt.dispatch_with("escape", "{}", &token).unwrap();
+    canceller.join().unwrap();
+    let survivors: Vec<i32> = [read_pid(&a), read_pid(&b)]
+        .into_iter()
+        .filter(|p| !gone(*p))
+        .collect();
+    survivors.iter().for_each(|p| kill(*p));
+    assert_eq!(o.status, Status::Cancelled, "{o:?}");
+    assert!(survivors.is_empty(), "outlived the call: {survivors:?}");
+}
+
+#[test]
+fn a_setsid_grandchild_with_a_cleared_environment_ends_with_the_call() {
+    if !has("setsid") || !has("env") {
+        eprintln!("setsid or env not installed; skipping");
+        return;
+    }
+    // `env -i` drops TOOLSMITH_CALL_ID, `setsid` leaves the group: found by
+    // ancestry (its parent, the tool, is alive when the call ends), after a
+    // timeout and after a cancel, without a cgroup (confinement is off).
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    let body = format!(
+        "env -i setsid sleep 30 &\necho $! > {}\nsleep 30",
+        pidfile.display()
+    );
+    let rt = runtime(&agentcli(dir.path(), &[("hide", &body)]), short(1000));
+    let o = rt.dispatch("hide", "{}").unwrap();
+    assert_eq!(o.status, Status::TimedOut, "{o:?}");
+    let pid = read_pid(&pidfile);
+    let alive = !gone(pid);
+    if alive {
+        kill(pid);
+    }
+    assert!(!alive, "{pid} outlived a timed-out call");
+    assert!(!o.output_incomplete, "{o:?}");
+
+    std::fs::remove_file(&pidfile).unwrap();
+    let token = CancelToken::new();
+    let (t2, pf) = (token.clone(), pidfile.clone());
+    let canceller = std::thread::spawn(move || {
+        read_pid(&pf);
+        t2.cancel();
+    });
+    let o = rt.dispatch_with("hide", "{}", &token).unwrap();
+    canceller.join().unwrap();
+    assert_eq!(o.status, Status::Cancelled, "{o:?}");
+    let pid = read_pid(&pidfile);
+    let alive = !gone(pid);
+    if alive {
+        kill(pid);
+    }
+    assert!(!alive, "{pid} outlived a cancelled call");
+}
+
+#[test]
 fn a_daemon_started_by_a_successful_call_does_not_outlive_it() {
     if !has("setsid") {
         eprintln!("setsid not installed; skipping");

@@ -177,3 +177,40 @@ fn chai_script_resolvers_run_from_the_root() {
     assert!(got.contains(&"2024-05-06".to_owned()), "{got:?}");
     assert!(!got.contains(&"today".to_owned()), "{got:?}");
 }
+
+#[test]
+fn a_generated_policy_confines_its_tools_to_the_manifest_roots() {
+    assert_eq!(reloc::policy().confine.enabled, Some(true));
+    let m = toolsmith::confine::Mechanisms::probe();
+    if m.landlock_abi == 0 || !m.seccomp {
+        eprintln!(
+            "Landlock or seccomp is not available on this kernel; skipping (see `toolsmith doctor`)"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("deployed");
+    copy_manifest(&root);
+    let outside = dir.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    // The deployed program reads its own directory, writes its private
+    // temporary directory, and tries to write next to the deployment.
+    script(
+        &root.join("tools/bin/echo_args"),
+        &format!(
+            "cat \"$(dirname \"$0\")/echo_args\" >/dev/null && echo own-dir-read >&2\n\
+             echo t > \"$TMPDIR/t\" && echo tmp-written >&2\n\
+             echo x > {}/planted && echo wrote-outside >&2\n\
+             echo '{{}}'",
+            outside.display()
+        ),
+    );
+    let rt = Runtime::new(reloc::policy()).with_root(&root);
+    let o = rt.run(&echo()).unwrap();
+    assert_eq!(o.status, Status::Success, "{o:?}");
+    assert!(o.stderr.contains("own-dir-read"), "{o:?}");
+    assert!(o.stderr.contains("tmp-written"), "{o:?}");
+    assert!(!o.stderr.contains("wrote-outside"), "{o:?}");
+    assert!(o.stderr.contains("Permission denied"), "{o:?}");
+    assert!(!outside.join("planted").exists());
+}

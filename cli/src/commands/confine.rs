@@ -9,23 +9,27 @@ use toolsmith::confine::{Confinement, Degrade};
 #[derive(Debug, Clone, Args)]
 pub struct ConfineArgs {
     /// Run the tool unconfined (no filesystem, network or resource limits).
-    #[arg(long, conflicts_with_all = ["read", "write", "allow_network", "policy"])]
+    #[arg(long, conflicts_with_all = ["read", "write", "allow_network", "allow_network_for", "policy"])]
     pub no_confine: bool,
     /// A confinement policy file (JSON: `enabled`, `read`, `write`,
-    /// `network`, `limits` {`memory`, `processes`, `cpu_seconds`,
-    /// `file_size`, `open_files`}, `degrade`); flags add to it.
+    /// `network`, `network_tools`, `limits` {`memory`, `processes`,
+    /// `cpu_seconds`, `file_size`, `open_files`}, `degrade`); flags add to it.
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
     /// A directory the tool may read (repeatable).
     #[arg(long, value_name = "DIR")]
     pub read: Vec<PathBuf>,
-    /// A directory the tool may read and write (repeatable; `--sandbox`
-    /// roots are writable too).
+    /// A directory the tool may read and write (repeatable; the `--sandbox`
+    /// roots are writable too for a chai tool with a `writePath` parameter).
     #[arg(long, value_name = "DIR")]
     pub write: Vec<PathBuf>,
-    /// Let the tool open network sockets.
+    /// Let every tool open network sockets.
     #[arg(long)]
     pub allow_network: bool,
+    /// Let tool TOOL (its wire name) open network sockets; the others
+    /// still have none (repeatable).
+    #[arg(long, value_name = "TOOL")]
+    pub allow_network_for: Vec<String>,
     /// Memory of the tool's whole process tree, in bytes.
     #[arg(long, value_name = "BYTES")]
     pub limit_memory: Option<u64>,
@@ -58,18 +62,22 @@ impl ConfineArgs {
     /// The confinement these flags ask for: on unless `--no-confine`.
     pub fn confinement(&self) -> Result<Confinement, String> {
         if self.no_confine {
-            return Ok(Confinement::default());
+            return Ok(Confinement {
+                enabled: Some(false),
+                ..Confinement::default()
+            });
         }
         let mut c = match &self.policy {
             Some(path) => read_policy(path)?,
-            None => Confinement {
-                enabled: true,
-                ..Confinement::default()
-            },
+            None => Confinement::default(),
         };
+        // On unless the policy file says `"enabled": false`.
+        c.enabled.get_or_insert(true);
         c.read.extend(self.read.iter().cloned());
         c.write.extend(self.write.iter().cloned());
         c.network |= self.allow_network;
+        c.network_tools
+            .extend(self.allow_network_for.iter().cloned());
         let limits = &mut c.limits;
         limits.memory = self.limit_memory.or(limits.memory);
         limits.processes = self.limit_processes.or(limits.processes);

@@ -25,14 +25,18 @@ pub struct DoctorArgs {
 pub fn run(args: &DoctorArgs) -> ExitCode {
     let policy = match &args.policy {
         Some(path) => match read_policy(path) {
-            Ok(p) => p,
+            // As `toolsmith run` reads it: on unless it says `"enabled": false`.
+            Ok(mut p) => {
+                p.enabled.get_or_insert(true);
+                p
+            }
             Err(e) => {
                 eprintln!("toolsmith: {e}");
                 return ExitCode::from(2);
             }
         },
         None => Confinement {
-            enabled: true,
+            enabled: Some(true),
             ..Confinement::default()
         },
     };

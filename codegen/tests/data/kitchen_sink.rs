@@ -825,7 +825,11 @@ pub fn refused_tools(provider: __ts::Provider) -> &'static [&'static str] {
 pub const ALLOWLIST: &[(&str, &[&str])] = &[];
 /// The default-deny policy with this manifest's allowlist (and its
 /// agentcli / describe programs): `Runtime::new(policy())` runs every
-/// tool of the manifest and nothing else.
+/// tool of the manifest and nothing else, confined (each call reads
+/// the system's program directories, the manifest's own skill or
+/// `tools/bin` directory, its working directory and the sandbox roots
+/// its path parameters name; writes a private temporary directory,
+/// and the sandbox roots for a `writePath` parameter; no network).
 #[allow(dead_code)]
 pub fn policy() -> __ts::Policy {
     let mut policy = __ts::Policy::default();
@@ -834,6 +838,7 @@ pub fn policy() -> __ts::Policy {
     }
     policy.allow_mut("./tools/bin/get_weather", ::std::iter::empty::<&str>());
     policy.allow_mut("./tools/disk_usage.sh", ::std::iter::empty::<&str>());
+    policy.confine.enabled = ::core::option::Option::Some(true);
     policy
 }
 /// The manifest's directory where `tools!` expanded (on the build

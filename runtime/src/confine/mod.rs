@@ -12,8 +12,8 @@
 //! Everything is prepared in the parent before the spawn (rulesets, the
 //! compiled seccomp program, the cgroup and its open `cgroup.procs`); the
 //! child only makes system calls between `fork` and `exec` (join the cgroup,
-//! `setrlimit`, `PR_SET_NO_NEW_PRIVS`, `landlock_restrict_self`, the seccomp
-//! `prctl`): no allocation, no lock, nothing that is unsound in the child of
+//! `setrlimit`, dropping `CAP_SYS_RESOURCE` from the bounding set,
+//! `PR_SET_NO_NEW_PRIVS`, `landlock_restrict_self`, the seccomp `prctl`): no allocation, no lock, nothing that is unsound in the child of
 //! a multithreaded parent. Once applied, none of it can be undone by the
 //! tool: Landlock and seccomp domains only ever get stricter, and limits
 //! lowered with a hard value cannot be raised without privileges.
@@ -23,33 +23,44 @@ pub mod limits;
 pub mod seccomp;
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// What a call is confined to ([`crate::Policy::confine`]).
 ///
 /// ```
 /// use toolsmith::confine::{Confinement, Limits};
-/// let c = Confinement {
-///     enabled: true,
+/// let mut c = Confinement {
+///     enabled: Some(true),
 ///     write: vec!["/srv/notes".into()],
 ///     limits: Limits { memory: Some(512 << 20), processes: Some(64), ..Limits::default() },
 ///     ..Confinement::default()
 /// };
 /// assert!(!c.network);
+/// // One tool may connect; every other tool still has no network.
+/// c.allow_network_for("fetch_url");
+/// assert!(c.network_for("fetch_url") && !c.network_for("list_directory"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Confinement {
-    /// Whether calls are confined at all.
-    pub enabled: bool,
+    /// Whether calls are confined at all. `None` (the default): the entry
+    /// point decides — on for [`crate::Runtime::load`], `toolsmith run` and
+    /// `serve` (a generated `policy()` sets `Some(true)`), off for
+    /// `Runtime::new(Policy::default())`. `Some(false)` turns it off
+    /// everywhere.
+    pub enabled: Option<bool>,
     /// Extra read-only roots (the system's program and library directories,
     /// the tool's own directory and its working directory are always readable).
     pub read: Vec<PathBuf>,
     /// Read-write roots (a private temporary directory made for the call,
     /// its `HOME` and `TMPDIR`, is always writable).
     pub write: Vec<PathBuf>,
-    /// Whether the tool may open network sockets.
+    /// Whether every tool may open network sockets.
     pub network: bool,
+    /// The tools (by wire name) that may open network sockets although
+    /// `network` is off: a per-tool grant ([`Confinement::network_for`]).
+    pub network_tools: BTreeSet<String>,
     /// Resource limits per call.
     pub limits: Limits,
     /// What to do when a requested protection is unavailable.
@@ -57,9 +68,27 @@ pub struct Confinement {
 }
 
 impl Confinement {
+    /// Whether calls are confined (`enabled` is `Some(true)`).
+    pub fn is_enabled(&self) -> bool {
+        self.enabled == Some(true)
+    }
+
+    /// Lets tool `tool` (its wire name) open network sockets.
+    pub fn allow_network_for(&mut self, tool: impl Into<String>) {
+        self.network_tools.insert(tool.into());
+    }
+
+    /// Whether tool `tool` may open network sockets: `network` is on, or
+    /// the tool is in `network_tools`.
+    pub fn network_for(&self, tool: &str) -> bool {
+        self.network || self.network_tools.contains(tool)
+    }
+
     /// Two policies' confinement for a program that uses both manifests:
-    /// confined when either is, the roots of both, network only when both
-    /// allow it, the smaller of each limit, and `refuse` unless both warn.
+    /// confined when either is (off only when one turns it off and neither
+    /// on), the roots of both, network for every tool only when both allow
+    /// it, the per-tool network grants of both (each names its own tools),
+    /// the smaller of each limit, and `refuse` unless both warn.
     pub fn merge(self, other: Confinement) -> Confinement {
         let min = |a: Option<u64>, b: Option<u64>| match (a, b) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -69,11 +98,19 @@ impl Confinement {
         read.extend(other.read);
         let mut write = self.write;
         write.extend(other.write);
+        let mut network_tools = self.network_tools;
+        network_tools.extend(other.network_tools);
+        let enabled = match (self.enabled, other.enabled) {
+            (Some(true), _) | (_, Some(true)) => Some(true),
+            (Some(false), _) | (_, Some(false)) => Some(false),
+            (None, None) => None,
+        };
         Confinement {
-            enabled: self.enabled || other.enabled,
+            enabled,
             read,
             write,
             network: self.network && other.network,
+            network_tools,
             limits: Limits {
                 memory: min(self.limits.memory, other.limits.memory),
                 processes: min(self.limits.processes, other.limits.processes),
@@ -160,6 +197,10 @@ pub const SYSTEM_READ: &[&str] = &[
     "/proc/self",
 ];
 
+/// The device files every confined tool may write: writing to them
+/// changes nothing (`> /dev/null` is how programs discard output).
+pub const SYSTEM_WRITE: &[&str] = &["/dev/null"];
+
 /// What this machine offers (`toolsmith doctor`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Mechanisms {
@@ -191,7 +232,7 @@ impl Mechanisms {
     /// its missing mechanism.
     pub fn missing(&self, c: &Confinement) -> Vec<String> {
         let mut missing = Vec::new();
-        if !c.enabled {
+        if !c.is_enabled() {
             return missing;
         }
         if self.landlock_abi == 0 {
@@ -211,6 +252,9 @@ impl Mechanisms {
         missing
     }
 }
+
+/// `CAP_SYS_RESOURCE` (`linux/capability.h`; not in the libc crate).
+const CAP_SYS_RESOURCE: libc::c_ulong = 24;
 
 /// Everything prepared for one confined spawn.
 #[derive(Debug)]
@@ -245,9 +289,10 @@ impl Prepared {
             .chain(read.iter().copied())
             .chain(c.read.iter().map(PathBuf::as_path))
             .collect();
-        let all_write: Vec<&Path> = write
+        let all_write: Vec<&Path> = SYSTEM_WRITE
             .iter()
-            .copied()
+            .map(Path::new)
+            .chain(write.iter().copied())
             .chain(c.write.iter().map(PathBuf::as_path))
             .collect();
         let ruleset = match landlock::Ruleset::new(&all_read, &all_write) {
@@ -318,6 +363,11 @@ impl Prepared {
                 limits::join(cgroup_fds)?;
             }
             self.rlimits.apply()?;
+            // A tool run as root could raise its hard limits again with
+            // CAP_SYS_RESOURCE: dropped from the bounding set, it is not in
+            // the permitted set after `exec`. Without CAP_SETPCAP (not
+            // root) this fails, and then there was nothing to drop.
+            libc::prctl(libc::PR_CAPBSET_DROP, CAP_SYS_RESOURCE, 0, 0, 0);
             if let Some(r) = &self.ruleset {
                 landlock::restrict_self(r.raw_fd())?;
             }

@@ -33,7 +33,16 @@ pub struct LoadError {
 impl Runtime {
     /// Loads a manifest file (chai, agentcli or describe) with the linter's
     /// rules; any error finding fails the load.
-    pub fn load(path: &Path, policy: Policy) -> Result<Self, LoadError> {
+    ///
+    /// Calls are confined by default: unless `policy.confine.enabled` is
+    /// `Some(false)`, it is set to `Some(true)`, and each call gets the
+    /// manifest's own roots without extra code (its skill, `tools/bin` or
+    /// describe directory and working directory readable, the sandbox roots
+    /// readable for a tool with a `readPath`/`workingdir` parameter and
+    /// writable for one with a `writePath` parameter, a private temporary
+    /// directory writable, no network; see [`crate::confine`]).
+    pub fn load(path: &Path, mut policy: Policy) -> Result<Self, LoadError> {
+        policy.confine.enabled.get_or_insert(true);
         let display = path.display().to_string();
         let loaded =
             toolsmith_manifest::lint::load(path, &display, &Default::default()).map_err(|f| {
