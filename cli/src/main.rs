@@ -4,7 +4,10 @@
 //! Adding a subcommand is one variant of [`Command`] plus one module in
 //! `commands/` with an `Args` struct and a `run` function.
 
+mod atomic;
+mod baseline;
 mod commands;
+mod config;
 mod error;
 mod mcp;
 mod output;
@@ -30,6 +33,8 @@ enum Command {
     Lint(commands::lint::Args),
     /// List every rule: id, default severity, dialect, explanation.
     Rules(commands::rules::Args),
+    /// Show the settings toolsmith.toml gives a file (`--print PATH`).
+    Config(commands::config::Args),
     /// Print the Rust code the `tools!` macro generates for a manifest.
     Gen(commands::generate::Args),
     /// Run one tool call and print its outcome as JSON.
@@ -50,6 +55,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Lint(args) => commands::lint::run(&args),
         Command::Rules(args) => commands::rules::run(&args),
+        Command::Config(args) => commands::config::run(&args),
         Command::Gen(args) => commands::generate::run(&args),
         Command::Export(args) => commands::export::run(&args),
         Command::Run(args) => return commands::run::run(&args),

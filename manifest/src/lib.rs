@@ -17,6 +17,7 @@
 //! ```
 
 pub mod cap;
+pub mod config;
 pub mod corpus;
 pub mod diagnostic;
 pub mod dialect;
@@ -32,6 +33,7 @@ pub mod registry;
 pub mod rules;
 pub mod schema;
 pub mod suggest;
+pub mod suppress;
 pub mod yaml;
 
 pub use toolsmith_model::{model, source, tree};
