@@ -9,6 +9,7 @@ mod baseline;
 mod commands;
 mod config;
 mod error;
+mod fix;
 mod mcp;
 mod output;
 mod render;

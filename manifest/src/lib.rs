@@ -22,6 +22,7 @@ pub mod corpus;
 pub mod diagnostic;
 pub mod dialect;
 pub mod document;
+pub mod fix;
 pub mod frontmatter;
 pub mod input;
 pub mod json;

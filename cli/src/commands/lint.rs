@@ -65,6 +65,14 @@ pub struct Args {
     /// line text) instead of reporting them; exits 0.
     #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
     pub write_baseline: Option<PathBuf>,
+    /// Apply the fixes of mechanical findings (each file rewritten
+    /// atomically), then report what is left.
+    #[arg(long, conflicts_with = "write_baseline")]
+    pub fix: bool,
+    /// With `--fix`: print the fixes as a unified diff instead of writing
+    /// them (exit 1 when there is one).
+    #[arg(long, requires = "fix")]
+    pub dry_run: bool,
 }
 
 /// Parses a `--provider` value; an unknown name lists the valid ones.
@@ -141,7 +149,36 @@ pub fn run(args: &Args) -> Result<Status, Error> {
     };
     let exclude = walk::Exclude::new(&args.exclude)?;
     let found = walk::collect(&args.paths, &exclude);
-    let team = crate::config::lint::run(found.inputs, &options, args)?;
+    let mut team = crate::config::lint::run(found.inputs.clone(), &options, args)?;
+    if args.fix {
+        let fixed = crate::fix::run(&team.outcome.diagnostics, args.dry_run, args.max_size)?;
+        for file in &fixed.changed {
+            anstream::eprintln!("toolsmith: `{file}` changed while it was linted; not fixed");
+        }
+        let (s, fs) = (plural(fixed.fixes), plural(fixed.files));
+        if args.dry_run {
+            output::stdout(&fixed.diff)?;
+            anstream::eprintln!(
+                "toolsmith: --fix would fix {} finding{s} in {} file{fs}",
+                fixed.fixes,
+                fixed.files
+            );
+            return Ok(if fixed.fixes > 0 {
+                Status::Findings
+            } else {
+                Status::Ok
+            });
+        }
+        anstream::eprintln!(
+            "toolsmith: fixed {} finding{s} in {} file{fs}",
+            fixed.fixes,
+            fixed.files
+        );
+        if fixed.files > 0 {
+            team = crate::config::lint::run(found.inputs.clone(), &options, args)?;
+        }
+    }
+    crate::fix::annotate(&mut team.outcome.diagnostics);
     let mut outcome = team.outcome;
     let mut errors = found.errors;
     errors.append(&mut outcome.errors);
@@ -191,6 +228,11 @@ pub fn run(args: &Args) -> Result<Status, Error> {
     } else {
         Status::Ok
     })
+}
+
+/// `"s"` unless `n` is 1.
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }
 
 /// The providers in the order given, each once.

@@ -88,9 +88,12 @@ pub fn run(args: &Args) -> Result<Status, Error> {
             }
             _ => severity,
         };
+        let fixable = toolsmith_manifest::fix::describe(rule.id)
+            .map(|what| format!(" [fixable: `lint --fix` {what}]"))
+            .unwrap_or_default();
         let _ = writeln!(
             out,
-            "{:width$}  {:7}  {:8}  {}{origin}",
+            "{:width$}  {:7}  {:8}  {}{fixable}{origin}",
             rule.id, severity, rule.dialect, rule.summary
         );
         if let Some(p) = args.profile {
