@@ -527,3 +527,28 @@ fn rules_shows_the_effective_severity() {
             .any(|l| l.starts_with("skill/vendor-field") && l.contains(" warning "))
     );
 }
+
+#[test]
+fn hostile_configs_are_refused_with_a_finding_not_a_panic() {
+    let dir = scratch("hostile");
+    write(&dir, "notes/SKILL.md", SKILL);
+    // Nesting far deeper than any config needs.
+    let deep = format!("exclude = {}{}\n", "[".repeat(100_000), "]".repeat(100_000));
+    write(&dir, "toolsmith.toml", &deep);
+    let (code, list) = findings(&dir, &[]);
+    assert_eq!(code, 1);
+    assert!(
+        list.iter().any(|l| l.ends_with("error config/syntax")),
+        "{list:?}"
+    );
+    // Bigger than --max-size: a tool error naming the file.
+    write(&dir, "toolsmith.toml", "# padding\n".repeat(2000));
+    let out = toolsmith_in(&dir, &["lint", "--max-size", "1000"]);
+    assert_eq!(status(&out), 2);
+    assert!(stderr(&out).contains("toolsmith.toml"), "{}", stderr(&out));
+    // A directory named toolsmith.toml is not a config.
+    std::fs::remove_file(dir.join("toolsmith.toml")).expect("rm");
+    std::fs::create_dir(dir.join("toolsmith.toml")).expect("mkdir");
+    let (code, _) = findings(&dir, &[]);
+    assert_eq!(code, 0);
+}

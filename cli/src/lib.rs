@@ -3,6 +3,10 @@
 //!
 //! Adding a subcommand is one variant of [`Command`] plus one module in
 //! `commands/` with an `Args` struct and a `run` function.
+//!
+//! The command is a library with a one-line binary (`src/bin/toolsmith.rs`)
+//! so that the repository root can build it too: pre-commit's
+//! `language: rust` runs `cargo install --path .` there.
 
 mod atomic;
 mod baseline;
@@ -50,7 +54,8 @@ enum Command {
     Serve(Box<commands::serve::ServeArgs>),
 }
 
-fn main() -> ExitCode {
+/// Runs the command line of this process.
+pub fn main() -> ExitCode {
     let cli = Cli::parse();
     cli.color.write_global();
     let outcome = match cli.command {
