@@ -57,6 +57,14 @@ pub enum Error {
         /// Why.
         source: std::io::Error,
     },
+    /// A config or baseline file that cannot be used.
+    #[error("cannot use `{}`: {message}", path.display())]
+    Config {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        message: String,
+    },
     /// Writing to stdout failed.
     #[error("cannot write output: {0}")]
     Output(#[from] std::io::Error),

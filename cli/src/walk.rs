@@ -61,7 +61,7 @@ impl Exclude {
 }
 
 /// True when the file's first line is `---` (after an optional BOM).
-fn starts_with_frontmatter(path: &Path) -> bool {
+pub(crate) fn starts_with_frontmatter(path: &Path) -> bool {
     let mut head = [0u8; 8];
     let Ok(n) = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)) else {
         return false;

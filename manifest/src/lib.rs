@@ -17,10 +17,12 @@
 //! ```
 
 pub mod cap;
+pub mod config;
 pub mod corpus;
 pub mod diagnostic;
 pub mod dialect;
 pub mod document;
+pub mod fix;
 pub mod frontmatter;
 pub mod input;
 pub mod json;
@@ -32,6 +34,7 @@ pub mod registry;
 pub mod rules;
 pub mod schema;
 pub mod suggest;
+pub mod suppress;
 pub mod yaml;
 
 pub use toolsmith_model::{model, source, tree};

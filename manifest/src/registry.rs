@@ -29,6 +29,7 @@ pub fn all() -> Vec<&'static Rule> {
         crate::provider::gemini::RULES,
         crate::provider::ollama::RULES,
         crate::provider::mcp::RULES,
+        crate::config::RULES,
     ]
     .concat();
     rules.sort_by_key(|r| r.id);

@@ -55,6 +55,24 @@ pub struct Args {
     /// gemini, ollama, mcp.
     #[arg(long, value_name = "NAME", value_delimiter = ',', value_parser = parse_provider)]
     pub provider: Vec<Provider>,
+    #[command(flatten)]
+    pub config: crate::config::ConfigArgs,
+    /// Report only the findings that are not recorded in this baseline file
+    /// (written by `--write-baseline`), and say how many were matched.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Record today's findings in FILE (by file, rule and JSON pointer or
+    /// line text) instead of reporting them; exits 0.
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
+    pub write_baseline: Option<PathBuf>,
+    /// Apply the fixes of mechanical findings (each file rewritten
+    /// atomically), then report what is left.
+    #[arg(long, conflicts_with = "write_baseline")]
+    pub fix: bool,
+    /// With `--fix`: print the fixes as a unified diff instead of writing
+    /// them (exit 1 when there is one).
+    #[arg(long, requires = "fix")]
+    pub dry_run: bool,
 }
 
 /// Parses a `--provider` value; an unknown name lists the valid ones.
@@ -131,16 +149,64 @@ pub fn run(args: &Args) -> Result<Status, Error> {
     };
     let exclude = walk::Exclude::new(&args.exclude)?;
     let found = walk::collect(&args.paths, &exclude);
-    let mut outcome = lint_inputs(&found.inputs, &options);
+    let mut team = crate::config::lint::run(found.inputs.clone(), &options, args)?;
+    if args.fix {
+        let fixed = crate::fix::run(&team.outcome.diagnostics, args.dry_run, args.max_size)?;
+        for file in &fixed.changed {
+            anstream::eprintln!("toolsmith: `{file}` changed while it was linted; not fixed");
+        }
+        let (s, fs) = (plural(fixed.fixes), plural(fixed.files));
+        if args.dry_run {
+            output::stdout(&fixed.diff)?;
+            anstream::eprintln!(
+                "toolsmith: --fix would fix {} finding{s} in {} file{fs}",
+                fixed.fixes,
+                fixed.files
+            );
+            return Ok(if fixed.fixes > 0 {
+                Status::Findings
+            } else {
+                Status::Ok
+            });
+        }
+        anstream::eprintln!(
+            "toolsmith: fixed {} finding{s} in {} file{fs}",
+            fixed.fixes,
+            fixed.files
+        );
+        if fixed.files > 0 {
+            team = crate::config::lint::run(found.inputs.clone(), &options, args)?;
+        }
+    }
+    crate::fix::annotate(&mut team.outcome.diagnostics);
+    let mut outcome = team.outcome;
     let mut errors = found.errors;
     errors.append(&mut outcome.errors);
+    if let Some(file) = &args.write_baseline {
+        for e in &errors {
+            anstream::eprintln!("toolsmith: {e}");
+        }
+        let n = crate::baseline::write(file, &outcome.diagnostics)?;
+        anstream::eprintln!(
+            "toolsmith: recorded {n} finding{} of {} file{} in `{}`",
+            if n == 1 { "" } else { "s" },
+            outcome.files,
+            if outcome.files == 1 { "" } else { "s" },
+            file.display()
+        );
+        return Ok(if errors.is_empty() {
+            Status::Ok
+        } else {
+            Status::ToolError
+        });
+    }
     for e in &errors {
         anstream::eprintln!("toolsmith: {e}");
     }
     let color = render::color_enabled(&std::io::stdout());
     let run = render::Run {
         files: outcome.files,
-        skipped: found.skipped,
+        skipped: found.skipped + team.skipped,
         profiles: std::mem::take(&mut outcome.profiles),
     };
     let text = render::render(args.format, &outcome.diagnostics, &run, color);
@@ -162,6 +228,11 @@ pub fn run(args: &Args) -> Result<Status, Error> {
     } else {
         Status::Ok
     })
+}
+
+/// `"s"` unless `n` is 1.
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }
 
 /// The providers in the order given, each once.

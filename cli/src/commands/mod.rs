@@ -1,5 +1,6 @@
 //! One module per subcommand: its clap `Args` and its `run`.
 
+pub mod config;
 pub mod confine;
 pub mod discover;
 pub mod doctor;

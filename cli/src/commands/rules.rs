@@ -18,6 +18,10 @@ pub struct Args {
     /// the host reads.
     #[arg(long, value_name = "NAME", value_parser = parse_profile)]
     pub profile: Option<Profile>,
+    /// The severities shown are those of the toolsmith.toml found from the
+    /// current directory up (its top level), unless `--no-config`.
+    #[command(flatten)]
+    pub config: crate::config::ConfigArgs,
 }
 
 fn parse_profile(name: &str) -> Result<Profile, String> {
@@ -36,6 +40,16 @@ pub fn run(args: &Args) -> Result<Status, Error> {
     all.extend(toolsmith_codegen::issue::RULES.iter().copied());
     all.sort_by_key(|r| r.id);
     let width = all.iter().map(|r| r.id.len()).max().unwrap_or(0);
+    let mut configs =
+        crate::config::Configs::new(&args.config, toolsmith_manifest::input::DEFAULT_MAX_SIZE)?;
+    let config = configs.for_directory(std::path::Path::new("."))?;
+    let top = toolsmith_manifest::config::Settings::default();
+    if let Some(c) = &config {
+        anstream::eprintln!(
+            "toolsmith: severities as `{}` sets them at its top level (`toolsmith config --print PATH` shows a file's)",
+            c.source.path()
+        );
+    }
     let mut out = String::new();
     if let Some(profile) = args.profile {
         let host = hosts::host(profile);
@@ -58,9 +72,28 @@ pub fn run(args: &Args) -> Result<Status, Error> {
             }
             _ => rule.severity.to_string(),
         };
+        // The config's verdict on top of the profile's.
+        let mut origin = String::new();
+        let severity = match config
+            .as_ref()
+            .and_then(|c| c.rule_setting(&top, rule.id).map(|s| (c, s)))
+        {
+            Some((c, setting)) if setting.level.to_string() != severity => {
+                origin = format!(
+                    " [{severity} by default; {}:{}]",
+                    c.source.path(),
+                    c.line_of(setting.span)
+                );
+                setting.level.to_string()
+            }
+            _ => severity,
+        };
+        let fixable = toolsmith_manifest::fix::describe(rule.id)
+            .map(|what| format!(" [fixable: `lint --fix` {what}]"))
+            .unwrap_or_default();
         let _ = writeln!(
             out,
-            "{:width$}  {:7}  {:8}  {}",
+            "{:width$}  {:7}  {:8}  {}{fixable}{origin}",
             rule.id, severity, rule.dialect, rule.summary
         );
         if let Some(p) = args.profile {

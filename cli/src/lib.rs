@@ -3,9 +3,17 @@
 //!
 //! Adding a subcommand is one variant of [`Command`] plus one module in
 //! `commands/` with an `Args` struct and a `run` function.
+//!
+//! The command is a library with a one-line binary (`src/bin/toolsmith.rs`)
+//! so that the repository root can build it too: pre-commit's
+//! `language: rust` runs `cargo install --path .` there.
 
+mod atomic;
+mod baseline;
 mod commands;
+mod config;
 mod error;
+mod fix;
 mod mcp;
 mod output;
 mod render;
@@ -30,6 +38,8 @@ enum Command {
     Lint(commands::lint::Args),
     /// List every rule: id, default severity, dialect, explanation.
     Rules(commands::rules::Args),
+    /// Show the settings toolsmith.toml gives a file (`--print PATH`).
+    Config(commands::config::Args),
     /// Print the Rust code the `tools!` macro generates for a manifest.
     Gen(commands::generate::Args),
     /// Run one tool call and print its outcome as JSON.
@@ -44,12 +54,14 @@ enum Command {
     Serve(Box<commands::serve::ServeArgs>),
 }
 
-fn main() -> ExitCode {
+/// Runs the command line of this process.
+pub fn main() -> ExitCode {
     let cli = Cli::parse();
     cli.color.write_global();
     let outcome = match cli.command {
         Command::Lint(args) => commands::lint::run(&args),
         Command::Rules(args) => commands::rules::run(&args),
+        Command::Config(args) => commands::config::run(&args),
         Command::Gen(args) => commands::generate::run(&args),
         Command::Export(args) => commands::export::run(&args),
         Command::Run(args) => return commands::run::run(&args),
