@@ -75,6 +75,8 @@ pub enum DialectArg {
     Describe,
     /// SKILL.md frontmatter.
     Skill,
+    /// An MCP tool list (`tools/list` result, JSON-RPC response, array of tools or one tool).
+    Mcp,
 }
 
 impl From<DialectArg> for DialectChoice {
@@ -84,6 +86,7 @@ impl From<DialectArg> for DialectChoice {
             DialectArg::Agentcli => DialectChoice::Agentcli,
             DialectArg::Describe => DialectChoice::Describe,
             DialectArg::Skill => DialectChoice::Skill,
+            DialectArg::Mcp => DialectChoice::Mcp,
         }
     }
 }
