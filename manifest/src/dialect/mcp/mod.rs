@@ -197,6 +197,9 @@ pub fn check(doc: &mut Document, options: &Options) -> Option<Manifest> {
 
 /// A short rendering of a node for messages: its type and up to 40 characters.
 pub(crate) fn describe(node: &Node) -> String {
+    if node.is_null() {
+        return "null".to_string();
+    }
     let text = node.to_value().to_string();
     let short: String = text.chars().take(40).collect();
     let short = if short.len() < text.len() {
