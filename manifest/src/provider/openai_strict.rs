@@ -42,6 +42,12 @@ rule!(
     "a free-form map (an object without `properties`, or with `additionalProperties` other than `false`) cannot be made strict without changing its meaning"
 );
 rule!(
+    CLOSES_MAP,
+    warning,
+    "provider/openai-strict-closes-map",
+    "`export --strict` closed a free-form map (a nested object with neither `properties` nor `additionalProperties`): the model may now send only `{}` for it"
+);
+rule!(
     OPTIONAL,
     error,
     "provider/openai-strict-optional",
@@ -114,6 +120,7 @@ pub static RULES: &[&Rule] = &[
     &ADDITIONAL_PROPERTIES,
     &PROPERTIES_MISSING,
     &FREE_FORM,
+    &CLOSES_MAP,
     &OPTIONAL,
     &REQUIRED_UNKNOWN,
     &KEYWORD,
@@ -421,8 +428,9 @@ fn node(tool: &Tool, v: &Visit<'_>, push: &mut dyn FnMut(crate::Finding, Fix)) {
                         display(&v.pointer)
                     ),
                 )
-                .with_help("list the keys as `properties`, or send this tool without strict mode"),
-                Fix::None,
+                .with_help("list the keys as `properties`, or send this tool without strict mode (`toolsmith export --strict` closes it, with a warning)"),
+                // `export --strict` closes it and reports `CLOSES_MAP` instead.
+                Fix::Strict,
             ),
             None => push(
                 finding(
