@@ -418,20 +418,27 @@ fn node(tool: &Tool, v: &Visit<'_>, push: &mut dyn FnMut(crate::Finding, Fix)) {
                 .with_help("list the keys as `properties`, or send this tool without strict mode"),
                 Fix::None,
             ),
-            None if members.get("properties").is_none() && !is_root => push(
+            // No properties, or `properties: {}`: a map whose keys are not listed.
+            None if !is_root
+                && members
+                    .get("properties")
+                    .is_none_or(|p| p.as_object().is_some_and(|p| p.is_empty())) =>
+            {
+                push(
                 finding(
                     &FREE_FORM,
                     tool,
                     &v.pointer,
                     format!(
-                        "OpenAI strict mode refuses the object at `{}` in `{name}`: it has no `properties` (a free-form map), and closing it would accept only `{{}}`",
+                        "OpenAI strict mode refuses the object at `{}` in `{name}`: it declares no properties (a free-form map), and closing it would accept only `{{}}`",
                         display(&v.pointer)
                     ),
                 )
                 .with_help("list the keys as `properties`, or send this tool without strict mode (`toolsmith export --strict` closes it, with a warning)"),
-                // `export --strict` closes it and reports `CLOSES_MAP` instead.
-                Fix::Strict,
-            ),
+                    // `export --strict` closes it and reports `CLOSES_MAP` instead.
+                    Fix::Strict,
+                )
+            }
             None => push(
                 finding(
                     &ADDITIONAL_PROPERTIES,
