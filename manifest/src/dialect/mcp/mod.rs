@@ -108,6 +108,37 @@ pub static RUNS_ON_SERVER: Rule = Rule::error(
     "an MCP tool list cannot be loaded to run or serve (`toolsmith run`, `serve`, the runtime): its tools run on their server",
 );
 
+/// `mcp/server-start` (error).
+pub static SERVER_START: Rule = Rule::error(
+    "mcp/server-start",
+    "mcp",
+    "`lint --mcp-command`/`--mcp-url`: the server could not be started or reached",
+);
+/// `mcp/server-timeout` (error).
+pub static SERVER_TIMEOUT: Rule = Rule::error(
+    "mcp/server-timeout",
+    "mcp",
+    "`lint --mcp-command`/`--mcp-url`: the server did not answer within the timeout (`--mcp-timeout`); it was stopped",
+);
+/// `mcp/server-exit` (error).
+pub static SERVER_EXIT: Rule = Rule::error(
+    "mcp/server-exit",
+    "mcp",
+    "`lint --mcp-command`/`--mcp-url`: the server exited or closed the connection before sending its tool list",
+);
+/// `mcp/server-garbage` (error).
+pub static SERVER_GARBAGE: Rule = Rule::error(
+    "mcp/server-garbage",
+    "mcp",
+    "`lint --mcp-command`: the server wrote something that is not JSON-RPC on stdout (logs belong on stderr)",
+);
+/// `mcp/server-protocol` (error).
+pub static SERVER_PROTOCOL: Rule = Rule::error(
+    "mcp/server-protocol",
+    "mcp",
+    "`lint --mcp-command`/`--mcp-url`: the server broke the protocol (a refused `initialize`, a cursor repeated, endless pages)",
+);
+
 /// The rules of the `mcp` dialect.
 pub static RULES: &[&Rule] = &[
     &LIST_SHAPE,
@@ -123,6 +154,11 @@ pub static RULES: &[&Rule] = &[
     &ANNOTATION_TYPE,
     &DESCRIPTION_MISSING,
     &RUNS_ON_SERVER,
+    &SERVER_START,
+    &SERVER_TIMEOUT,
+    &SERVER_EXIT,
+    &SERVER_GARBAGE,
+    &SERVER_PROTOCOL,
 ];
 
 /// True when `root` has the shape of an MCP tool list: a JSON-RPC response,
@@ -213,4 +249,70 @@ pub(crate) fn describe(node: &Node) -> String {
 /// A finding at `node`.
 pub(crate) fn at(rule: &'static Rule, node: &Node, message: impl Into<String>) -> Finding {
     Finding::new(rule, node.span, node.pointer.clone(), message)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lint::{Input, lint, load};
+    use crate::model::Dialect;
+    use crate::options::Options;
+
+    const TOOL: &str =
+        r#"{"name": "ping", "description": "Ping.", "inputSchema": {"type": "object"}}"#;
+
+    fn lint_text(name: &str, text: &str) -> crate::lint::Report {
+        let dir = std::env::temp_dir().join(format!("toolsmith-mcp-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let report = lint(&[Input::new(&path)], &Options::default()).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        report
+    }
+
+    #[test]
+    fn the_four_shapes_give_the_same_tool() {
+        let shapes = [
+            ("one.snap", TOOL.to_string()),
+            ("array.json", format!("[{TOOL}]")),
+            ("result.json", format!(r#"{{"tools": [{TOOL}]}}"#)),
+            (
+                "paged.json",
+                format!(r#"{{"tools": [{TOOL}], "nextCursor": "2"}}"#),
+            ),
+            (
+                "response.json",
+                format!(r#"{{"jsonrpc": "2.0", "id": 1, "result": {{"tools": [{TOOL}]}}}}"#),
+            ),
+        ];
+        for (name, text) in shapes {
+            let report = lint_text(name, &text);
+            assert_eq!(report.manifests.len(), 1, "{name}");
+            assert_eq!(report.manifests[0].dialect, Dialect::Mcp, "{name}");
+            assert_eq!(report.manifests[0].tools[0].name, "ping", "{name}");
+            assert!(
+                !report.diagnostics.has_errors(),
+                "{name}: {}",
+                report.diagnostics
+            );
+        }
+    }
+
+    #[test]
+    fn load_refuses_an_mcp_list_because_it_runs_on_its_server() {
+        let dir = std::env::temp_dir().join(format!("toolsmith-mcp-load-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("github.mcp-tools.json");
+        std::fs::write(&path, format!(r#"{{"tools": [{TOOL}]}}"#)).unwrap();
+        let failure = load(&path, "github.mcp-tools.json", &Options::default()).unwrap_err();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(failure.diagnostics.0[0].rule, "mcp/runs-on-server");
+        assert!(
+            failure.diagnostics.0[0]
+                .message
+                .contains("its tools run on their server"),
+            "{}",
+            failure.diagnostics
+        );
+    }
 }
