@@ -88,7 +88,7 @@ fn a_snap_file_named_on_the_command_line_is_an_mcp_tool_with_provider_findings_a
                 "provider/gemini-keyword".into(),
                 "get_label.snap".into(),
                 8,
-                17
+                16
             )),
         "{found:?}"
     );
