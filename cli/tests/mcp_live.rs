@@ -1,10 +1,13 @@
 //! `toolsmith lint --mcp-command -- PROGRAM ARGS…` against real stdio MCP
 //! servers: toolsmith's own `serve --mcp` on a fixture, a small rmcp server
-//! publishing a deliberately broken tool on its second page
-//! (`examples/broken_mcp_server.rs`), and servers that hang, exit at once,
-//! write garbage or answer with a JSON-RPC error.
+//! publishing a deliberately broken tool on its second page, and servers that
+//! hang, exit at once, write garbage or answer with a JSON-RPC error.
+//!
+//! The rmcp server is this test binary itself, started again with
+//! `TOOLSMITH_TEST_MCP_SERVER` set (`harness = false`: libtest would write on
+//! stdout, which is the protocol's channel); `main` runs the tests otherwise.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -14,10 +17,20 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
 }
 
-/// `target/<profile>/examples/broken_mcp_server`, built by `cargo test`.
-fn broken_server() -> PathBuf {
-    let profile_dir = Path::new(BIN).parent().expect("the binary's directory");
-    profile_dir.join("examples").join("broken_mcp_server")
+/// Set in the environment of this binary when it runs as the broken server.
+const SERVER_MODE: &str = "TOOLSMITH_TEST_MCP_SERVER";
+
+/// `env NAME=1 THIS-BINARY [--error]`: this binary as the broken server
+/// (toolsmith scrubs the server's environment, so `env` sets the variable).
+fn broken_server(extra: &[&str]) -> Vec<String> {
+    let me = std::env::current_exe().expect("the test binary's path");
+    let mut argv = vec![
+        "env".to_string(),
+        format!("{SERVER_MODE}=1"),
+        me.to_string_lossy().into_owned(),
+    ];
+    argv.extend(extra.iter().map(|s| s.to_string()));
+    argv
 }
 
 fn lint(args: &[&str], cwd: &Path) -> Output {
@@ -60,7 +73,6 @@ fn findings(out: &Output) -> Vec<(String, String, u64, String)> {
         .collect()
 }
 
-#[test]
 fn toolsmith_serve_on_a_fixture_is_linted_live_and_saved_pretty_printed() {
     let dir = tempfile::tempdir().unwrap();
     let saved = dir.path().join("served.json");
@@ -111,20 +123,12 @@ fn toolsmith_serve_on_a_fixture_is_linted_live_and_saved_pretty_printed() {
     assert!(line.contains("\"path\""), "{line}");
 }
 
-#[test]
 fn a_broken_tool_on_the_second_page_is_found_in_the_temporary_copy() {
     let dir = tempfile::tempdir().unwrap();
-    let server = broken_server();
-    let out = lint(
-        &[
-            "--format",
-            "json",
-            "--mcp-command",
-            "--",
-            server.to_str().unwrap(),
-        ],
-        dir.path(),
-    );
+    let server = broken_server(&[]);
+    let mut args = vec!["--format", "json", "--mcp-command", "--"];
+    args.extend(server.iter().map(String::as_str));
+    let out = lint(&args, dir.path());
     assert_eq!(code(&out), 1, "{}", text(&out.stderr));
     let stderr = text(&out.stderr);
     let saved = stderr
@@ -155,24 +159,20 @@ fn a_broken_tool_on_the_second_page_is_found_in_the_temporary_copy() {
     );
 }
 
-#[test]
 fn a_json_rpc_error_to_tools_list_is_a_positioned_finding() {
     let dir = tempfile::tempdir().unwrap();
     let saved = dir.path().join("answer.json");
-    let server = broken_server();
-    let out = lint(
-        &[
-            "--format",
-            "json",
-            "--save",
-            saved.to_str().unwrap(),
-            "--mcp-command",
-            "--",
-            server.to_str().unwrap(),
-            "--error",
-        ],
-        dir.path(),
-    );
+    let server = broken_server(&["--error"]);
+    let mut args = vec![
+        "--format",
+        "json",
+        "--save",
+        saved.to_str().unwrap(),
+        "--mcp-command",
+        "--",
+    ];
+    args.extend(server.iter().map(String::as_str));
+    let out = lint(&args, dir.path());
     assert_eq!(code(&out), 1, "{}", text(&out.stderr));
     let found = findings(&out);
     assert_eq!(found.len(), 1, "{found:?}");
@@ -194,7 +194,6 @@ fn gone(pid: i32) -> bool {
     }
 }
 
-#[test]
 fn a_hanging_server_is_stopped_with_its_children_and_reported() {
     let dir = tempfile::tempdir().unwrap();
     let pidfile = dir.path().join("pid");
@@ -240,7 +239,6 @@ fn a_hanging_server_is_stopped_with_its_children_and_reported() {
     assert!(stopped, "the server's child {child} survived");
 }
 
-#[test]
 fn a_server_that_exits_at_once_is_reported_with_its_status_and_stderr_and_a_scrubbed_env() {
     let dir = tempfile::tempdir().unwrap();
     let out = lint(
@@ -265,7 +263,6 @@ fn a_server_that_exits_at_once_is_reported_with_its_status_and_stderr_and_a_scru
     assert!(!message.contains("TOOLSMITH_TEST_SECRET"), "{message}");
 }
 
-#[test]
 fn a_server_writing_garbage_on_stdout_is_reported_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let out = lint(
@@ -292,7 +289,6 @@ fn a_server_writing_garbage_on_stdout_is_reported_at_once() {
     );
 }
 
-#[test]
 fn a_program_that_does_not_exist_is_a_start_finding() {
     let dir = tempfile::tempdir().unwrap();
     let out = lint(
@@ -309,4 +305,146 @@ fn a_program_that_does_not_exist_is_a_start_finding() {
     let found = findings(&out);
     assert_eq!(found[0].0, "mcp/server-start");
     assert!(found[0].3.contains("/nonexistent/server"), "{found:?}");
+}
+
+// --- the broken server ----------------------------------------------------
+
+use rmcp::model::{
+    Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use std::sync::Arc;
+
+struct Broken {
+    error: bool,
+}
+
+fn schema(value: serde_json::Value) -> Arc<serde_json::Map<String, serde_json::Value>> {
+    Arc::new(value.as_object().cloned().unwrap_or_default())
+}
+
+impl ServerHandler for Broken {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("broken", "0.0.0"))
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        if self.error {
+            return Err(ErrorData::internal_error("the tool registry is down", None));
+        }
+        let second_page = request.and_then(|r| r.cursor).is_some();
+        if !second_page {
+            let ok = Tool::new(
+                "echo",
+                "Echo a message.",
+                schema(
+                    json!({"type": "object", "properties": {"message": {"type": "string"}}, "required": ["message"]}),
+                ),
+            );
+            let mut page = ListToolsResult::with_all_items(vec![ok]);
+            page.next_cursor = Some("page-2".into());
+            return Ok(page);
+        }
+        let broken = Tool::new(
+            "read file",
+            "Read a file.",
+            schema(
+                json!({"type": "array", "properties": {"path": {"type": "string"}}, "required": ["file"]}),
+            ),
+        );
+        Ok(ListToolsResult::with_all_items(vec![broken]))
+    }
+}
+
+fn serve_broken() {
+    let error = std::env::args().any(|a| a == "--error");
+    let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    else {
+        std::process::exit(1);
+    };
+    runtime.block_on(async {
+        let Ok(service) = Broken { error }.serve(rmcp::transport::stdio()).await else {
+            std::process::exit(1);
+        };
+        let _ = service.waiting().await;
+    });
+}
+
+// --- the test runner ------------------------------------------------------
+
+type Case = (&'static str, fn());
+
+const CASES: &[Case] = &[
+    (
+        "toolsmith_serve_on_a_fixture_is_linted_live_and_saved_pretty_printed",
+        toolsmith_serve_on_a_fixture_is_linted_live_and_saved_pretty_printed,
+    ),
+    (
+        "a_broken_tool_on_the_second_page_is_found_in_the_temporary_copy",
+        a_broken_tool_on_the_second_page_is_found_in_the_temporary_copy,
+    ),
+    (
+        "a_json_rpc_error_to_tools_list_is_a_positioned_finding",
+        a_json_rpc_error_to_tools_list_is_a_positioned_finding,
+    ),
+    (
+        "a_hanging_server_is_stopped_with_its_children_and_reported",
+        a_hanging_server_is_stopped_with_its_children_and_reported,
+    ),
+    (
+        "a_server_that_exits_at_once_is_reported_with_its_status_and_stderr_and_a_scrubbed_env",
+        a_server_that_exits_at_once_is_reported_with_its_status_and_stderr_and_a_scrubbed_env,
+    ),
+    (
+        "a_server_writing_garbage_on_stdout_is_reported_at_once",
+        a_server_writing_garbage_on_stdout_is_reported_at_once,
+    ),
+    (
+        "a_program_that_does_not_exist_is_a_start_finding",
+        a_program_that_does_not_exist_is_a_start_finding,
+    ),
+];
+
+fn main() {
+    if std::env::var_os(SERVER_MODE).is_some() {
+        serve_broken();
+        return;
+    }
+    // `cargo test -- NAME` runs the cases whose name contains NAME.
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let mut failed = Vec::new();
+    let mut ran = 0;
+    for (name, case) in CASES {
+        if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
+            continue;
+        }
+        ran += 1;
+        match std::panic::catch_unwind(case) {
+            Ok(()) => println!("test {name} ... ok"),
+            Err(_) => {
+                println!("test {name} ... FAILED");
+                failed.push(*name);
+            }
+        }
+    }
+    println!(
+        "\ntest result: {}. {} passed; {} failed",
+        if failed.is_empty() { "ok" } else { "FAILED" },
+        ran - failed.len(),
+        failed.len()
+    );
+    if !failed.is_empty() {
+        std::process::exit(101);
+    }
 }
