@@ -1,7 +1,10 @@
 //! Snapshot tests over `fixtures/`.
 //!
 //! Layout: `fixtures/<dialect>/{valid,invalid}/<case>/…`. Every manifest file
-//! below a case directory is linted together (display paths relative to the
+//! (and every `*.snap`, an MCP tool snapshot as github-mcp-server keeps them;
+//! the valid MCP cases use that name, so that the code generator's and the
+//! macros' fixture tests, which build every valid `*tools.json`, leave them
+//! out) below a case directory is linted together (display paths relative to the
 //! case directory) and the diagnostics are compared with `<case>/expected.txt`,
 //! one `file:line:col: severity[rule]: message` line per finding.
 //! A `valid` case must have no errors; an `invalid` case must have at least one
@@ -30,7 +33,7 @@ fn walk(dir: &Path, base: &Path, out: &mut Vec<Input>) {
     for path in entries {
         if path.is_dir() {
             walk(&path, base, out);
-        } else if classify(&path).is_some() {
+        } else if classify(&path).is_some() || path.extension().is_some_and(|e| e == "snap") {
             let display = path
                 .strip_prefix(base)
                 .unwrap_or(&path)
