@@ -673,7 +673,7 @@ impl Parser<'_> {
                 Some(b']') => {
                     self.at += 1;
                     self.open.pop();
-                    return Ok(Kind::Array(self.elements.split_off(first)));
+                    return Ok(Kind::Array(take_from(&mut self.elements, first)));
                 }
                 _ => return Err(self.expected_comma()),
             }
@@ -796,7 +796,7 @@ impl Parser<'_> {
                 Some(b'}') => {
                     self.at += 1;
                     self.open.pop();
-                    let members = self.members.split_off(first);
+                    let members = take_from(&mut self.members, first);
                     frame.set_keys(members.iter().map(|m| m.key.as_str()));
                     return Ok(Kind::Object(members));
                 }
@@ -804,6 +804,20 @@ impl Parser<'_> {
             }
         }
     }
+}
+
+/// The items of `stack` from `first` on, in an exactly sized `Vec`, without
+/// ever holding two copies of the larger part: a container that fills most of
+/// the stack (a million-element root array) keeps the stack's allocation, and
+/// the stack gets a copy of the few items below it.
+fn take_from<T>(stack: &mut Vec<T>, first: usize) -> Vec<T> {
+    if first * 2 >= stack.len() {
+        return stack.split_off(first);
+    }
+    let mut items = std::mem::take(stack);
+    *stack = items.drain(..first).collect();
+    items.shrink_to_fit();
+    items
 }
 
 /// The help for a word that is not `true`, `false` or `null`.
@@ -871,6 +885,69 @@ mod tests {
     fn nesting_at_the_limit_is_accepted() {
         let text = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
         assert!(parse(&text).findings.is_empty());
+    }
+
+    /// Every node of `node`, depth first.
+    fn all<'a>(node: &'a Node, out: &mut Vec<&'a Node>) {
+        out.push(node);
+        match &node.kind {
+            Kind::Array(items) => items.iter().for_each(|n| all(n, out)),
+            Kind::Object(members) => members.iter().for_each(|m| all(&m.value, out)),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn every_node_knows_its_pointer_and_children_are_in_order() {
+        // Escaped keys, a duplicate, small and large containers inside
+        // containers of either size (the child stacks are split both ways).
+        let big: Vec<String> = (0..40).map(|i| format!("[{i},{{\"k\":{i}}}]")).collect();
+        let text = format!(
+            r#"{{"a/b": [{{"~x": 1}}], "c": {{"d": [0, [true, null]]}}, "big": [{}], "e": 2, "e": 3, "s\u00e9": {{"n": [[], {{}}, [[1]]]}}}}"#,
+            big.join(",")
+        );
+        let parsed = parse(&text);
+        assert_eq!(parsed.findings.len(), 1, "{:?}", parsed.findings);
+        assert_eq!(parsed.findings[0].pointer, "/e");
+        let root = parsed.root.unwrap();
+        let mut nodes = Vec::new();
+        all(&root, &mut nodes);
+        assert_eq!(nodes.len(), 180);
+        for node in nodes {
+            let pointer = node.pointer();
+            let found = root.at_pointer(&pointer);
+            // Duplicate keys resolve to the last member; every other node round-trips.
+            if pointer != "/e" {
+                assert!(found.is_some_and(|f| std::ptr::eq(f, node)), "{pointer}");
+            }
+        }
+        assert_eq!(
+            root.get("a/b").unwrap().as_array().unwrap()[0]
+                .get("~x")
+                .unwrap()
+                .pointer(),
+            "/a~1b/0/~0x"
+        );
+        assert_eq!(root.at_pointer("/big/39/1/k").unwrap().to_value(), 39);
+        assert_eq!(
+            root.at_pointer("/sé/n/2/0/0").unwrap().pointer(),
+            "/sé/n/2/0/0"
+        );
+    }
+
+    #[test]
+    fn a_number_out_of_range_is_reported_at_its_pointer() {
+        let parsed = parse(r#"{"a": [1, {"b\/c": 1e999}]}"#);
+        assert_eq!(parsed.findings.len(), 1);
+        assert_eq!(parsed.findings[0].pointer, "/a/1/b~1c");
+        assert_eq!(
+            parse("[-0]").root.unwrap().to_value(),
+            serde_json::json!([-0.0])
+        );
+        assert_eq!(
+            parse("[-7, 18446744073709551615]").root.unwrap().to_value()[1],
+            u64::MAX
+        );
     }
 
     #[test]
