@@ -73,7 +73,7 @@ impl Subject<'_> {
             (Subject::Tools(tools), Place::ToolName { tool }) => {
                 let origin = &tools.get(*tool)?.origin;
                 let name = origin.name.as_ref()?;
-                Some((origin.source.as_ref()?, name.span, name.pointer.clone()))
+                Some((origin.source.as_ref()?, name.span, name.pointer()))
             }
             (Subject::Tools(tools), Place::Schema { tool, pointer }) => {
                 let origin = &tools.get(*tool)?.origin;

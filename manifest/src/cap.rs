@@ -100,6 +100,36 @@ impl Limiter {
     }
 }
 
+/// [`limit`] over borrowed findings: the same result, but only the kept
+/// findings are copied (a file with a million findings is not duplicated to
+/// keep a thousand of them).
+pub fn limit_borrowed(findings: &[Finding]) -> Vec<Finding> {
+    if findings.len() <= MAX_PER_RULE {
+        return findings.to_vec();
+    }
+    let mut per_rule: HashMap<&str, usize> = HashMap::new();
+    for f in findings {
+        *per_rule.entry(f.rule.id).or_default() += 1;
+    }
+    if per_rule.values().all(|&n| n <= MAX_PER_RULE) {
+        return findings.to_vec();
+    }
+    // A stable sort of the indices: the order `limit` sorts the findings in.
+    let mut order: Vec<usize> = (0..findings.len()).collect();
+    order.sort_by_key(|&i| (findings[i].span.start, findings[i].span.end));
+    let mut limiter = Limiter::default();
+    let mut kept: Vec<Finding> =
+        Vec::with_capacity(findings.len().min(per_rule.len() * MAX_PER_RULE));
+    for i in order {
+        if limiter.admit(&findings[i]) {
+            kept.push(findings[i].clone());
+        }
+    }
+    kept.extend(limiter.summaries());
+    kept.sort_by_key(|f| (f.span.start, f.span.end));
+    kept
+}
+
 /// Keeps the first [`MAX_PER_RULE`] findings of each rule by position and
 /// replaces the rest of each rule with one summary. Findings are returned in
 /// position order when anything was left out, unchanged otherwise.
@@ -139,6 +169,32 @@ pub fn limit(mut findings: Vec<Finding>) -> Vec<Finding> {
 mod tests {
     use super::*;
     use crate::lint::{Input, Options, lint};
+
+    #[test]
+    fn limiting_borrowed_findings_gives_what_limiting_owned_ones_gives() {
+        use crate::source::Span;
+        static OTHER: Rule = Rule::error("test/other", "test", "another rule");
+        // Two rules over the limit, out of span order, with severities mixed.
+        let findings: Vec<Finding> = (0..2500)
+            .rev()
+            .map(|i| {
+                let rule = if i % 3 == 0 {
+                    &OTHER
+                } else {
+                    &TOO_MANY_FINDINGS
+                };
+                let f = Finding::new(rule, Span::new(i, i + 1), format!("/{i}"), "m");
+                if i % 7 == 0 {
+                    f.with_severity(Severity::Error)
+                } else {
+                    f
+                }
+            })
+            .collect();
+        let borrowed = limit_borrowed(&findings);
+        assert!(borrowed.len() < findings.len());
+        assert_eq!(borrowed, limit(findings));
+    }
 
     #[test]
     fn thousands_of_broken_tools_give_a_thousand_findings_per_rule_and_one_count() {

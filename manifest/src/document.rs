@@ -94,7 +94,7 @@ impl Document {
     /// Positions the findings: at most [`cap::MAX_PER_RULE`] of each rule,
     /// then one `lint/too-many-findings` with the count of the rest.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
-        cap::limit(self.findings.clone())
+        cap::limit_borrowed(&self.findings)
             .into_iter()
             .map(|f| f.locate_shared(&self.source))
             .collect()

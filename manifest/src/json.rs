@@ -13,8 +13,9 @@ use crate::diagnostic::Finding;
 use crate::input::{MAX_DEPTH, TOO_DEEP};
 use crate::rules::Rule;
 use crate::source::Span;
-use crate::tree::{Kind, Member, Node, child_pointer, index_pointer};
-use std::collections::HashSet;
+use crate::tree::{Frame, Kind, Member, Node, Place, child_pointer, index_pointer};
+use std::collections::HashMap;
+use std::hash::BuildHasher;
 
 /// Objects with more members than this check duplicate keys with a hash set.
 const SMALL_OBJECT: usize = 8;
@@ -71,6 +72,9 @@ pub fn parse(text: &str) -> Parsed {
         findings: Vec::new(),
         limiter: Limiter::default(),
         open: Vec::new(),
+        elements: Vec::new(),
+        members: Vec::new(),
+        hasher: std::collections::hash_map::RandomState::new(),
     };
     parser.skip_ws();
     if parser.at == body.len() {
@@ -82,7 +86,7 @@ pub fn parse(text: &str) -> Parsed {
         ));
         return parsed;
     }
-    let root = parser.value(String::new()).and_then(|root| {
+    let root = parser.value(Place::root()).and_then(|root| {
         parser.skip_ws();
         if parser.at < body.len() {
             let found = parser.found();
@@ -159,8 +163,28 @@ struct Parser<'t> {
     findings: Vec<Finding>,
     /// Keeps a million duplicate keys from becoming a million findings in memory.
     limiter: Limiter,
-    /// Where the arrays and objects being read start (`true` for an object).
-    open: Vec<(usize, bool)>,
+    /// The arrays and objects being read, outermost first.
+    open: Vec<Open>,
+    /// Elements of the arrays being read (each array's are on top of its
+    /// parent's), moved into an exactly sized `Vec` when the array closes.
+    elements: Vec<Node>,
+    /// Members of the objects being read, likewise.
+    members: Vec<Member>,
+    /// Hashes keys for the duplicate-key check of large objects.
+    hasher: std::collections::hash_map::RandomState,
+}
+
+/// An array or object being read.
+#[derive(Clone, Copy)]
+struct Open {
+    /// Byte offset of its bracket.
+    at: usize,
+    /// True for an object.
+    object: bool,
+    /// The index of the child being read.
+    slot: usize,
+    /// For an object: where the key of the member being read starts.
+    key_start: usize,
 }
 
 impl Parser<'_> {
@@ -223,8 +247,10 @@ impl Parser<'_> {
     /// End of file inside the innermost open array or object.
     fn unterminated(&self) -> Failed {
         match self.open.last() {
-            Some(&(at, true)) => self.error_at(at, "unterminated object: `}` missing"),
-            Some(&(at, false)) => self.error_at(at, "unterminated array: `]` missing"),
+            Some(&Open {
+                at, object: true, ..
+            }) => self.error_at(at, "unterminated object: `}` missing"),
+            Some(&Open { at, .. }) => self.error_at(at, "unterminated array: `]` missing"),
             None => self.error_at(self.at, format!("unexpected {}", self.found())),
         }
     }
@@ -237,14 +263,14 @@ impl Parser<'_> {
     }
 
     /// One value at the cursor (whitespace before it already skipped).
-    fn value(&mut self, pointer: String) -> Result<Node, Failed> {
+    fn value(&mut self, place: Place) -> Result<Node, Failed> {
         let start = self.at;
         let kind = match self.peek() {
             None => return Err(self.unterminated()),
-            Some(b'{') => self.object(&pointer)?,
-            Some(b'[') => self.array(&pointer)?,
+            Some(b'{') => self.object(&place)?,
+            Some(b'[') => self.array(&place)?,
             Some(b'"') => Kind::String(self.string()?),
-            Some(b'-' | b'0'..=b'9') => self.number(&pointer)?,
+            Some(b'-' | b'0'..=b'9') => self.number()?,
             Some(b'a'..=b'z' | b'A'..=b'Z' | b'_' | b'$') => self.word()?,
             Some(b'\'') => {
                 let f = self.error_at(start, "single-quoted string");
@@ -274,8 +300,28 @@ impl Parser<'_> {
         Ok(Node {
             kind,
             span: self.span(start, self.at),
-            pointer,
+            place,
         })
+    }
+
+    /// The JSON pointer of the value being read, spelled out from the open
+    /// arrays and objects (only when a finding needs it).
+    fn pointer(&mut self) -> String {
+        let mut pointer = String::new();
+        let open = std::mem::take(&mut self.open);
+        let at = self.at;
+        for o in &open {
+            if o.object {
+                self.at = o.key_start;
+                let key = self.string().unwrap_or_default();
+                pointer = child_pointer(&pointer, &key);
+            } else {
+                pointer = index_pointer(&pointer, o.slot);
+            }
+        }
+        self.at = at;
+        self.open = open;
+        pointer
     }
 
     /// `true`, `false`, `null`; any other word is an error.
@@ -300,7 +346,7 @@ impl Parser<'_> {
     }
 
     /// A number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-    fn number(&mut self, pointer: &str) -> Result<Kind, Failed> {
+    fn number(&mut self) -> Result<Kind, Failed> {
         let start = self.at;
         let digits = |p: &mut Self, after: &str, help: &str| -> Result<(), Failed> {
             let n = p.text[p.at..]
@@ -393,13 +439,25 @@ impl Parser<'_> {
             ));
         }
         let literal = &self.body[start..self.at];
+        // Integers that fit take the short way; the rest go through serde_json.
+        let integer = if literal == "-0" {
+            None // serde_json reads it as the float -0.0
+        } else if literal.starts_with('-') {
+            literal.parse::<i64>().ok().map(serde_json::Number::from)
+        } else {
+            literal.parse::<u64>().ok().map(serde_json::Number::from)
+        };
+        if let Some(n) = integer {
+            return Ok(Kind::Number(n));
+        }
         Ok(match literal.parse::<serde_json::Number>() {
             Ok(n) => Kind::Number(n),
             Err(_) => {
+                let span = self.span(start, self.at);
                 let f = Finding::new(
                     &SYNTAX,
-                    self.span(start, self.at),
-                    pointer,
+                    span,
+                    self.pointer(),
                     format!("number `{literal}` is out of range"),
                 );
                 self.limiter.push(&mut self.findings, f);
@@ -573,19 +631,35 @@ impl Parser<'_> {
         }
     }
 
-    fn array(&mut self, pointer: &str) -> Result<Kind, Failed> {
-        self.open.push((self.at, false));
+    /// Opens an array or object at the cursor.
+    fn enter(&mut self, object: bool) {
+        self.open.push(Open {
+            at: self.at,
+            object,
+            slot: 0,
+            key_start: 0,
+        });
         self.at += 1;
-        let mut items = Vec::new();
+    }
+
+    fn array(&mut self, place: &Place) -> Result<Kind, Failed> {
+        self.enter(false);
         self.skip_ws();
         if self.peek() == Some(b']') {
             self.at += 1;
             self.open.pop();
-            return Ok(Kind::Array(items));
+            return Ok(Kind::Array(Vec::new()));
         }
+        let frame = Frame::array(place);
+        let first = self.elements.len();
         loop {
             self.skip_ws();
-            items.push(self.value(index_pointer(pointer, items.len()))?);
+            let slot = self.elements.len() - first;
+            if let Some(open) = self.open.last_mut() {
+                open.slot = slot;
+            }
+            let item = self.value(frame.child(slot))?;
+            self.elements.push(item);
             self.skip_ws();
             match self.peek() {
                 Some(b',') => {
@@ -599,26 +673,27 @@ impl Parser<'_> {
                 Some(b']') => {
                     self.at += 1;
                     self.open.pop();
-                    return Ok(Kind::Array(items));
+                    return Ok(Kind::Array(take_from(&mut self.elements, first)));
                 }
                 _ => return Err(self.expected_comma()),
             }
         }
     }
 
-    fn object(&mut self, pointer: &str) -> Result<Kind, Failed> {
-        self.open.push((self.at, true));
-        self.at += 1;
-        let mut members: Vec<Member> = Vec::new();
-        // Small objects are scanned for duplicate keys; larger ones keep a
-        // set of their keys, so that the check stays linear.
-        let mut keys: Option<HashSet<String>> = None;
+    fn object(&mut self, place: &Place) -> Result<Kind, Failed> {
+        self.enter(true);
         self.skip_ws();
         if self.peek() == Some(b'}') {
             self.at += 1;
             self.open.pop();
-            return Ok(Kind::Object(members));
+            return Ok(Kind::Object(Vec::new()));
         }
+        let frame = Frame::object(place);
+        let first = self.members.len();
+        // Small objects are scanned for duplicate keys; larger ones keep the
+        // hash of each key (and the first member with it), so that the check
+        // stays linear without a second copy of the keys.
+        let mut hashes: Option<HashMap<u64, usize>> = None;
         loop {
             self.skip_ws();
             let key_start = self.at;
@@ -664,19 +739,37 @@ impl Parser<'_> {
             if self.at == self.text.len() {
                 return Err(self.error_at(self.at, "expected a value after `:`, found end of file"));
             }
-            let child = child_pointer(pointer, &key);
-            if members.len() == SMALL_OBJECT && keys.is_none() {
-                keys = Some(members.iter().map(|m| m.key.clone()).collect());
+            let slot = self.members.len() - first;
+            if let Some(open) = self.open.last_mut() {
+                open.slot = slot;
+                open.key_start = key_start;
             }
-            let duplicate = match keys.as_mut() {
-                Some(keys) => !keys.insert(key.clone()),
-                None => members.iter().any(|m| m.key == key),
+            let siblings = &self.members[first..];
+            if siblings.len() == SMALL_OBJECT && hashes.is_none() {
+                let mut map = HashMap::with_capacity(SMALL_OBJECT * 2);
+                for (i, m) in siblings.iter().enumerate() {
+                    map.entry(self.hasher.hash_one(&m.key)).or_insert(i);
+                }
+                hashes = Some(map);
+            }
+            let duplicate = match hashes.as_mut() {
+                Some(map) => match map.entry(self.hasher.hash_one(&key)) {
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        e.insert(slot);
+                        false
+                    }
+                    // The same hash: the same key, or (rarely) a collision.
+                    std::collections::hash_map::Entry::Occupied(e) => {
+                        siblings[*e.get()].key == key || siblings.iter().any(|m| m.key == key)
+                    }
+                },
+                None => siblings.iter().any(|m| m.key == key),
             };
             if duplicate {
                 let f = Finding::new(
                     &DUPLICATE_KEY,
                     key_span,
-                    child.clone(),
+                    self.pointer(),
                     format!("duplicate key `{key}`"),
                 )
                 .with_help(
@@ -684,8 +777,8 @@ impl Parser<'_> {
                 );
                 self.limiter.push(&mut self.findings, f);
             }
-            let value = self.value(child)?;
-            members.push(Member {
+            let value = self.value(frame.child(slot))?;
+            self.members.push(Member {
                 key,
                 key_span,
                 value,
@@ -703,12 +796,28 @@ impl Parser<'_> {
                 Some(b'}') => {
                     self.at += 1;
                     self.open.pop();
+                    let members = take_from(&mut self.members, first);
+                    frame.set_keys(members.iter().map(|m| m.key.as_str()));
                     return Ok(Kind::Object(members));
                 }
                 _ => return Err(self.expected_comma()),
             }
         }
     }
+}
+
+/// The items of `stack` from `first` on, in an exactly sized `Vec`, without
+/// ever holding two copies of the larger part: a container that fills most of
+/// the stack (a million-element root array) keeps the stack's allocation, and
+/// the stack gets a copy of the few items below it.
+fn take_from<T>(stack: &mut Vec<T>, first: usize) -> Vec<T> {
+    if first * 2 >= stack.len() {
+        return stack.split_off(first);
+    }
+    let mut items = std::mem::take(stack);
+    *stack = items.drain(..first).collect();
+    items.shrink_to_fit();
+    items
 }
 
 /// The help for a word that is not `true`, `false` or `null`.
@@ -776,6 +885,69 @@ mod tests {
     fn nesting_at_the_limit_is_accepted() {
         let text = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
         assert!(parse(&text).findings.is_empty());
+    }
+
+    /// Every node of `node`, depth first.
+    fn all<'a>(node: &'a Node, out: &mut Vec<&'a Node>) {
+        out.push(node);
+        match &node.kind {
+            Kind::Array(items) => items.iter().for_each(|n| all(n, out)),
+            Kind::Object(members) => members.iter().for_each(|m| all(&m.value, out)),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn every_node_knows_its_pointer_and_children_are_in_order() {
+        // Escaped keys, a duplicate, small and large containers inside
+        // containers of either size (the child stacks are split both ways).
+        let big: Vec<String> = (0..40).map(|i| format!("[{i},{{\"k\":{i}}}]")).collect();
+        let text = format!(
+            r#"{{"a/b": [{{"~x": 1}}], "c": {{"d": [0, [true, null]]}}, "big": [{}], "e": 2, "e": 3, "s\u00e9": {{"n": [[], {{}}, [[1]]]}}}}"#,
+            big.join(",")
+        );
+        let parsed = parse(&text);
+        assert_eq!(parsed.findings.len(), 1, "{:?}", parsed.findings);
+        assert_eq!(parsed.findings[0].pointer, "/e");
+        let root = parsed.root.unwrap();
+        let mut nodes = Vec::new();
+        all(&root, &mut nodes);
+        assert_eq!(nodes.len(), 180);
+        for node in nodes {
+            let pointer = node.pointer();
+            let found = root.at_pointer(&pointer);
+            // Duplicate keys resolve to the last member; every other node round-trips.
+            if pointer != "/e" {
+                assert!(found.is_some_and(|f| std::ptr::eq(f, node)), "{pointer}");
+            }
+        }
+        assert_eq!(
+            root.get("a/b").unwrap().as_array().unwrap()[0]
+                .get("~x")
+                .unwrap()
+                .pointer(),
+            "/a~1b/0/~0x"
+        );
+        assert_eq!(root.at_pointer("/big/39/1/k").unwrap().to_value(), 39);
+        assert_eq!(
+            root.at_pointer("/sé/n/2/0/0").unwrap().pointer(),
+            "/sé/n/2/0/0"
+        );
+    }
+
+    #[test]
+    fn a_number_out_of_range_is_reported_at_its_pointer() {
+        let parsed = parse(r#"{"a": [1, {"b\/c": 1e999}]}"#);
+        assert_eq!(parsed.findings.len(), 1);
+        assert_eq!(parsed.findings[0].pointer, "/a/1/b~1c");
+        assert_eq!(
+            parse("[-0]").root.unwrap().to_value(),
+            serde_json::json!([-0.0])
+        );
+        assert_eq!(
+            parse("[-7, 18446744073709551615]").root.unwrap().to_value()[1],
+            u64::MAX
+        );
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::diagnostic::Finding;
 use crate::input::{MAX_DEPTH, TOO_DEEP};
 use crate::rules::Rule;
 use crate::source::Span;
-use crate::tree::{Kind, Member, Node, child_pointer, index_pointer};
+use crate::tree::{Frame, Kind, Member, Node, Place, child_pointer, index_pointer};
 use saphyr::Scalar;
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Span as YamlSpan, StrInput};
 use std::collections::HashSet;
@@ -370,15 +370,23 @@ impl<'t> Builder<'t, '_> {
                     return Some(Node {
                         kind: Kind::Null,
                         span: Span::new(at.start, at.start),
-                        pointer: String::new(),
+                        place: Place::root(),
                     });
                 }
-                _ => return self.node(event, span, String::new()),
+                _ => return self.node(event, span, String::new(), Place::root()),
             }
         }
     }
 
-    fn node(&mut self, event: Event<'t>, span: YamlSpan, pointer: String) -> Option<Node> {
+    /// Builds the node that `event` starts at `place`; `pointer` is its JSON
+    /// pointer, spelled out for the findings.
+    fn node(
+        &mut self,
+        event: Event<'t>,
+        span: YamlSpan,
+        pointer: String,
+        place: Place,
+    ) -> Option<Node> {
         let start = self.positions.span(span);
         match event {
             Event::Scalar(value, style, _, tag) => {
@@ -412,13 +420,14 @@ impl<'t> Builder<'t, '_> {
                 Some(Node {
                     kind,
                     span: start,
-                    pointer,
+                    place,
                 })
             }
             Event::SequenceStart(..) => {
                 let flow = !span.is_empty();
                 self.enter_flow(flow);
                 let mut items = Vec::new();
+                let frame = Frame::array(&place);
                 let mut end = start.end;
                 loop {
                     let (event, span) = self.next()?;
@@ -428,16 +437,23 @@ impl<'t> Builder<'t, '_> {
                         }
                         break;
                     }
-                    let item = self.node(event, span, index_pointer(&pointer, items.len()))?;
+                    let slot = items.len();
+                    let item = self.node(
+                        event,
+                        span,
+                        index_pointer(&pointer, slot),
+                        frame.child(slot),
+                    )?;
                     end = end.max(item.span.end);
                     items.push(item);
                 }
                 let span = Span::new(start.start, end);
                 self.leave_flow(flow, span, &pointer, false);
+                items.shrink_to_fit();
                 Some(Node {
                     kind: Kind::Array(items),
                     span,
-                    pointer,
+                    place,
                 })
             }
             Event::MappingStart(..) => {
@@ -445,6 +461,7 @@ impl<'t> Builder<'t, '_> {
                 self.enter_flow(flow);
                 let mut members: Vec<Member> = Vec::new();
                 let mut keys: HashSet<String> = HashSet::new();
+                let frame = Frame::object(&place);
                 let mut end = start.end;
                 loop {
                     let (event, span) = self.next()?;
@@ -454,11 +471,11 @@ impl<'t> Builder<'t, '_> {
                         }
                         break;
                     }
-                    let key = self.key(event, span, &pointer)?;
+                    let key = self.key(event, span, &pointer, &place)?;
                     let (event, span) = self.next()?;
                     let Some((key, key_span)) = key else {
                         // A complex key: build its value to stay in step, then drop both.
-                        let value = self.node(event, span, pointer.clone())?;
+                        let value = self.node(event, span, pointer.clone(), place.clone())?;
                         end = end.max(value.span.end);
                         continue;
                     };
@@ -469,7 +486,8 @@ impl<'t> Builder<'t, '_> {
                                 .with_help("remove one of them: loaders silently keep one value and drop the other"),
                         );
                     }
-                    let value = self.node(event, span, child)?;
+                    let slot = members.len();
+                    let value = self.node(event, span, child, frame.child(slot))?;
                     end = end.max(value.span.end).max(key_span.end);
                     members.push(Member {
                         key,
@@ -479,10 +497,12 @@ impl<'t> Builder<'t, '_> {
                 }
                 let span = Span::new(start.start, end);
                 self.leave_flow(flow, span, &pointer, true);
+                members.shrink_to_fit();
+                frame.set_keys(members.iter().map(|m| m.key.as_str()));
                 Some(Node {
                     kind: Kind::Object(members),
                     span,
-                    pointer,
+                    place,
                 })
             }
             // Aliases were refused by the screening pass; the rest cannot start a node.
@@ -496,9 +516,15 @@ impl<'t> Builder<'t, '_> {
         event: Event<'t>,
         span: YamlSpan,
         pointer: &str,
+        place: &Place,
     ) -> Option<Option<(String, Span)>> {
         self.in_key = true;
-        let key = self.node(event, span, format!("{pointer}/?"));
+        let key = self.node(
+            event,
+            span,
+            format!("{pointer}/?"),
+            Frame::fixed(place, "?").child(0),
+        );
         self.in_key = false;
         let key = key?;
         match key.kind {
@@ -587,7 +613,7 @@ mod tests {
         assert_eq!(k.span, Span::new(13, 17));
         let x = root.at_pointer("/m/0").unwrap();
         assert_eq!(&text[x.span.start - 10..x.span.end - 10], "x");
-        assert_eq!(x.pointer, "/m/0");
+        assert_eq!(x.pointer(), "/m/0");
     }
 
     #[test]

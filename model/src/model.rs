@@ -108,12 +108,12 @@ impl Origin {
     /// ```
     /// use toolsmith_model::model::Origin;
     /// use toolsmith_model::source::Span;
-    /// use toolsmith_model::tree::{Kind, Member, Node};
-    /// let leaf = Node { kind: Kind::Null, span: Span { start: 8, end: 12 }, pointer: "/p/a".into() };
+    /// use toolsmith_model::tree::{Kind, Member, Node, Place};
+    /// let leaf = Node { kind: Kind::Null, span: Span { start: 8, end: 12 }, place: Place::from_pointer("/p/a") };
     /// let schema = Node {
     ///     kind: Kind::Object(vec![Member { key: "a".into(), key_span: Span { start: 3, end: 6 }, value: leaf }]),
     ///     span: Span { start: 0, end: 13 },
-    ///     pointer: "/p".into(),
+    ///     place: Place::from_pointer("/p"),
     /// };
     /// let origin = Origin { schema: Some(schema), ..Origin::default() };
     /// assert_eq!(origin.schema_at("/a"), Some((Span { start: 3, end: 6 }, "/p/a".to_string())));
@@ -126,10 +126,10 @@ impl Origin {
         if let Some((parent, last)) = pointer.rsplit_once('/') {
             let key = last.replace("~1", "/").replace("~0", "~");
             if let Some(member) = schema.at_pointer(parent).and_then(|p| p.member(&key)) {
-                return Some((member.key_span, target.pointer.clone()));
+                return Some((member.key_span, target.pointer()));
             }
         }
-        Some((target.span, target.pointer.clone()))
+        Some((target.span, target.pointer()))
     }
 }
 

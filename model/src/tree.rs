@@ -2,9 +2,17 @@
 //!
 //! Every node knows its byte span and its JSON pointer; objects keep every
 //! member in source order, duplicates included, so rules can report them.
+//!
+//! A node does not store its pointer as text: its [`Place`] links it to the
+//! frame of its parent container (one shared allocation per non-empty
+//! container) and its slot there, and [`Node::pointer`] spells the pointer
+//! out when asked (findings are rare, nodes are many). A node therefore costs
+//! 64 bytes plus its own contents, whatever its depth.
 
 use crate::source::Span;
 use serde_json::Value;
+use std::fmt::{self, Write as _};
+use std::sync::{Arc, OnceLock};
 
 /// A value with its position.
 #[derive(Debug, Clone, PartialEq)]
@@ -13,8 +21,8 @@ pub struct Node {
     pub kind: Kind,
     /// Byte range of the value in the file.
     pub span: Span,
-    /// JSON pointer from the document root (`""` for the root).
-    pub pointer: String,
+    /// Where the value is in the document: its JSON pointer, see [`Node::pointer`].
+    pub place: Place,
 }
 
 /// The value of a [`Node`].
@@ -45,6 +53,215 @@ pub struct Member {
     pub value: Node,
 }
 
+/// Where a [`Node`] is: a link to the frame of its parent container and its
+/// slot there (16 bytes; no allocation of its own). The root's place is
+/// [`Place::root`] (pointer `""`).
+///
+/// ```
+/// use toolsmith_model::tree::Place;
+/// let place = Place::from_pointer("/tools/0/a~1b");
+/// assert_eq!(place.pointer(), "/tools/0/a~1b");
+/// assert_eq!(place.to_string(), "/tools/0/a~1b");
+/// assert_eq!(Place::root().pointer(), "");
+/// ```
+#[derive(Clone, Default)]
+pub struct Place {
+    /// The parent's frame; `None` for the root.
+    frame: Option<Arc<Frame>>,
+    /// The index in the parent (element or member index).
+    slot: u32,
+}
+
+/// What the children of one container share: the container's own place and
+/// how a child's slot becomes a pointer token.
+#[derive(Debug)]
+pub struct Frame {
+    container: Place,
+    tokens: Tokens,
+}
+
+/// How a slot of a [`Frame`] becomes a pointer token.
+#[derive(Debug)]
+enum Tokens {
+    /// Array elements: the slot itself.
+    Index,
+    /// Object members: the escaped keys, concatenated, set once the object is
+    /// read ([`Frame::set_keys`]); each slot's token ends at `ends[slot]`.
+    Keys(OnceLock<Box<Keys>>),
+    /// Every child has this (escaped) token.
+    Fixed(Box<str>),
+}
+
+#[derive(Debug)]
+struct Keys {
+    text: Box<str>,
+    ends: Box<[u32]>,
+}
+
+impl Frame {
+    /// The frame of an array's elements at `container`.
+    pub fn array(container: &Place) -> Arc<Frame> {
+        Arc::new(Frame {
+            container: container.clone(),
+            tokens: Tokens::Index,
+        })
+    }
+
+    /// The frame of an object's members at `container`; give it the keys
+    /// with [`Frame::set_keys`] once they are all read.
+    pub fn object(container: &Place) -> Arc<Frame> {
+        Arc::new(Frame {
+            container: container.clone(),
+            tokens: Tokens::Keys(OnceLock::new()),
+        })
+    }
+
+    /// A frame whose children all have the token `token` (unescaped).
+    pub fn fixed(container: &Place, token: &str) -> Arc<Frame> {
+        Arc::new(Frame {
+            container: container.clone(),
+            tokens: Tokens::Fixed(escape_pointer_token(token).into()),
+        })
+    }
+
+    /// Records the keys of an object frame, in slot order (the first call
+    /// wins; ignored for other frames).
+    pub fn set_keys<'k>(&self, keys: impl IntoIterator<Item = &'k str>) {
+        let Tokens::Keys(cell) = &self.tokens else {
+            return;
+        };
+        let mut text = String::new();
+        let mut ends = Vec::new();
+        for key in keys {
+            push_token(&mut text, key);
+            ends.push(u32::try_from(text.len()).unwrap_or(u32::MAX));
+        }
+        let _ = cell.set(Box::new(Keys {
+            text: text.into(),
+            ends: ends.into(),
+        }));
+    }
+
+    /// The place of child `slot`.
+    pub fn child(self: &Arc<Self>, slot: usize) -> Place {
+        Place {
+            frame: Some(Arc::clone(self)),
+            slot: u32::try_from(slot).unwrap_or(u32::MAX),
+        }
+    }
+
+    /// Appends the token of `slot` to `out`.
+    fn write_token(&self, slot: u32, out: &mut String) {
+        match &self.tokens {
+            Tokens::Index => {
+                let _ = write!(out, "{slot}");
+            }
+            Tokens::Keys(cell) => match cell.get() {
+                Some(keys) => {
+                    let i = slot as usize;
+                    let start = if i == 0 {
+                        0
+                    } else {
+                        keys.ends.get(i - 1).copied().unwrap_or(0)
+                    };
+                    let end = keys.ends.get(i).copied().unwrap_or(start);
+                    out.push_str(keys.text.get(start as usize..end as usize).unwrap_or(""));
+                }
+                // Keys not recorded (an object still being read): the slot.
+                None => {
+                    let _ = write!(out, "{slot}");
+                }
+            },
+            Tokens::Fixed(token) => out.push_str(token),
+        }
+    }
+}
+
+impl Place {
+    /// The document root (pointer `""`).
+    pub const fn root() -> Place {
+        Place {
+            frame: None,
+            slot: 0,
+        }
+    }
+
+    /// The place a JSON pointer names, built token by token (for nodes made
+    /// outside a parser, such as tests and synthesized values).
+    pub fn from_pointer(pointer: &str) -> Place {
+        let mut place = Place::root();
+        let Some(rest) = pointer.strip_prefix('/') else {
+            return place;
+        };
+        for token in rest.split('/') {
+            let token = token.replace("~1", "/").replace("~0", "~");
+            place = Frame::fixed(&place, &token).child(0);
+        }
+        place
+    }
+
+    /// The JSON pointer, spelled out.
+    pub fn pointer(&self) -> String {
+        let mut out = String::new();
+        self.write_pointer(&mut out);
+        out
+    }
+
+    /// Appends the JSON pointer to `out`.
+    pub fn write_pointer(&self, out: &mut String) {
+        // Collect the chain up to the root, then write it from the top.
+        let mut chain: Vec<(&Frame, u32)> = Vec::new();
+        let mut at = self;
+        while let Some(frame) = &at.frame {
+            chain.push((frame, at.slot));
+            at = &frame.container;
+        }
+        for (frame, slot) in chain.into_iter().rev() {
+            out.push('/');
+            frame.write_token(slot, out);
+        }
+    }
+
+    /// True for the document root.
+    pub fn is_root(&self) -> bool {
+        self.frame.is_none()
+    }
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.pointer())
+    }
+}
+
+impl fmt::Debug for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.pointer())
+    }
+}
+
+impl PartialEq for Place {
+    fn eq(&self, other: &Self) -> bool {
+        let same_frame = match (&self.frame, &other.frame) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        (same_frame && self.slot == other.slot) || self.pointer() == other.pointer()
+    }
+}
+
+impl Eq for Place {}
+
+/// Appends `token`, escaped (RFC 6901), to `out`.
+fn push_token(out: &mut String, token: &str) {
+    if token.contains(['~', '/']) {
+        out.push_str(&escape_pointer_token(token));
+    } else {
+        out.push_str(token);
+    }
+}
+
 /// Escapes one JSON pointer reference token (RFC 6901).
 pub fn escape_pointer_token(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
@@ -60,11 +277,7 @@ pub fn child_pointer(parent: &str, token: &str) -> String {
     let mut pointer = String::with_capacity(parent.len() + 1 + token.len());
     pointer.push_str(parent);
     pointer.push('/');
-    if token.contains(['~', '/']) {
-        pointer.push_str(&escape_pointer_token(token));
-    } else {
-        pointer.push_str(token);
-    }
+    push_token(&mut pointer, token);
     pointer
 }
 
@@ -74,6 +287,17 @@ pub fn index_pointer(parent: &str, index: usize) -> String {
 }
 
 impl Node {
+    /// A node at `place`.
+    pub fn new(kind: Kind, span: Span, place: Place) -> Node {
+        Node { kind, span, place }
+    }
+
+    /// The JSON pointer from the document root (`""` for the root), spelled
+    /// out from the node's [`Place`].
+    pub fn pointer(&self) -> String {
+        self.place.pointer()
+    }
+
     /// The JSON type name (`null`, `boolean`, `number`, `string`, `array`, `object`).
     pub fn type_name(&self) -> &'static str {
         match self.kind {

@@ -316,9 +316,20 @@ pub fn lint_inputs(inputs: &[Input], options: &Options) -> Outcome {
         by_dir.entry(dir).or_default().push(input.clone());
     }
     let groups: Vec<(&Path, Vec<Input>)> = by_dir.into_iter().collect();
+    // One directory (the common `toolsmith lint FILE`) is linted on this
+    // thread: asking for the core count (cgroup files) and starting a thread
+    // would cost more than the lint.
+    if groups.len() <= 1 {
+        let mut outcome = Outcome::default();
+        if let Some((dir, group)) = groups.first() {
+            outcome = lint_group(dir, group, options);
+        }
+        outcome.diagnostics.sort();
+        return outcome;
+    }
     let workers = std::thread::available_parallelism()
         .map_or(1, std::num::NonZero::get)
-        .clamp(1, groups.len().max(1));
+        .clamp(1, groups.len());
     // Directories differ a lot in cost, so each worker takes the next one
     // from a shared counter until none are left; the parts are put back in
     // directory order below so the output does not depend on the timing.

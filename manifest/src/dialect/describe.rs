@@ -221,7 +221,7 @@ impl File<'_> {
             self.push(Finding::new(
                 &NOT_AN_OBJECT,
                 node.span,
-                node.pointer.clone(),
+                node.pointer(),
                 format!(
                     "{what} must be a JSON object with `name`, `description` and `parameters`, found {}",
                     describe(node)
@@ -241,7 +241,7 @@ impl File<'_> {
             let f = Finding::new(
                 &UNKNOWN_KEY,
                 m.key_span,
-                m.value.pointer.clone(),
+                m.value.pointer(),
                 format!("unknown key `{}` in {what} is ignored", m.key),
             );
             self.push(match closest(&m.key, allowed.iter().copied()) {
@@ -255,7 +255,7 @@ impl File<'_> {
                     Finding::new(
                         &MISSING_FIELD,
                         node.span,
-                        node.pointer.clone(),
+                        node.pointer(),
                         format!("{what} is missing the required field `{key}`"),
                     )
                     .with_help(
@@ -281,7 +281,7 @@ impl File<'_> {
                 self.push(Finding::new(
                     &WRONG_TYPE,
                     p.span,
-                    p.pointer.clone(),
+                    p.pointer(),
                     format!(
                         "`parameters` must be an object schema (`\"type\": \"object\"`), found {}",
                         describe(p)
@@ -322,7 +322,7 @@ impl File<'_> {
                 self.push(Finding::new(
                     &WRONG_TYPE,
                     value.span,
-                    value.pointer.clone(),
+                    value.pointer(),
                     format!("`{key}` must be a string, found {}", describe(value)),
                 ));
                 None
@@ -335,7 +335,7 @@ impl File<'_> {
             self.push(Finding::new(
                 &EMPTY_NAME,
                 at.span,
-                at.pointer.clone(),
+                at.pointer(),
                 format!("tool name {name:?} is empty or only whitespace"),
             ));
             return;
@@ -344,7 +344,7 @@ impl File<'_> {
             let f = Finding::new(
                 &DUPLICATE_NAME,
                 at.span,
-                at.pointer.clone(),
+                at.pointer(),
                 format!("duplicate tool name \"{name}\": {first} already describes it"),
             )
             .with_help("tool names must be unique in a directory: the model calls tools by name");
@@ -363,7 +363,7 @@ impl File<'_> {
                 Finding::new(
                     &NAME_NOT_STEM,
                     at.span,
-                    at.pointer.clone(),
+                    at.pointer(),
                     format!(
                         "tool name \"{name}\" does not match the file name `{file}`: shellclaw's dispatch_tool looks for `{name}` or `{name}.*`"
                     ),

@@ -243,7 +243,7 @@ pub(crate) fn at(tool: &Tool, pointer: &str) -> (Span, String) {
 /// The span and pointer of `tool`'s name (else its entry).
 pub(crate) fn name_at(tool: &Tool) -> (Span, String) {
     match &tool.origin.name {
-        Some(node) => (node.span, node.pointer.clone()),
+        Some(node) => (node.span, node.pointer()),
         None => (tool.origin.span, String::new()),
     }
 }

@@ -196,7 +196,7 @@ impl Meta<'_> {
                         self.out.push(Finding::new(
                             &super::INVALID,
                             m.key_span,
-                            m.value.pointer.clone(),
+                            m.value.pointer(),
                             format!(
                                 "invalid JSON Schema in `{}`: `{key}` name \"{}\" is not a valid regular expression",
                                 self.place, m.key
@@ -390,7 +390,7 @@ impl Meta<'_> {
             return;
         }
         if value.as_array().is_some_and(<[Node]>::is_empty) {
-            let token = last_token(&value.pointer).unwrap_or_default();
+            let token = last_token(&value.pointer()).unwrap_or_default();
             return self.push(value, format!("`{token}` must list at least one type name"));
         }
         type_findings(value, self.place, self.out);

@@ -131,7 +131,7 @@ const FORMATS: &[&str] = &[
 /// assert_eq!(findings[0].pointer, "/parameters/properties/city/type");
 /// ```
 pub fn check(node: &Node, check: &SchemaCheck, findings: &mut Vec<Finding>) {
-    let place = place_name(&node.pointer);
+    let place = place_name(&node.pointer());
     let mut out = Vec::new();
     if meta::check(node, &place, &mut out) {
         refs::check(node, &place, &mut out);
@@ -164,7 +164,7 @@ fn invalid(place: &str, node: &Node, detail: impl std::fmt::Display) -> Finding 
     Finding::new(
         &INVALID,
         node.span,
-        node.pointer.clone(),
+        node.pointer(),
         format!("invalid JSON Schema in `{place}`: {detail}"),
     )
 }
@@ -255,7 +255,7 @@ fn root_check(node: &Node, place: &str, out: &mut Vec<Finding>) {
             Finding::new(
                 &ROOT_NOT_OBJECT,
                 node.span,
-                node.pointer.clone(),
+                node.pointer(),
                 format!("`{place}` must be an object schema with `\"type\": \"object\"`, found `{b}`"),
             )
             .with_help(help),
@@ -265,7 +265,7 @@ fn root_check(node: &Node, place: &str, out: &mut Vec<Finding>) {
                 Finding::new(
                     &ROOT_NOT_OBJECT,
                     node.span,
-                    node.pointer.clone(),
+                    node.pointer(),
                     format!("`{place}` has no `type`; tool parameters must be `\"type\": \"object\"`"),
                 )
                 .with_help("add `\"type\": \"object\"` at the root of the schema"),
@@ -277,7 +277,7 @@ fn root_check(node: &Node, place: &str, out: &mut Vec<Finding>) {
                 Finding::new(
                     &ROOT_NOT_OBJECT,
                     t.span,
-                    t.pointer.clone(),
+                    t.pointer(),
                     format!(
                         "`{place}` has `\"type\": {}` at the root; tool parameters must be `\"type\": \"object\"`",
                         show(t)
@@ -348,7 +348,7 @@ impl Walker<'_> {
             let f = Finding::new(
                 &UNKNOWN_FORMAT,
                 format.span,
-                format.pointer.clone(),
+                format.pointer(),
                 format!(
                     "\"{name}\" is not a JSON Schema format; `format` \"{name}\" in `{}` is ignored by validators",
                     self.place
@@ -373,7 +373,7 @@ impl Walker<'_> {
                     Finding::new(
                         &RESOLVE_INVALID,
                         value.span,
-                        value.pointer.clone(),
+                        value.pointer(),
                         format!(
                             "`$resolve` in `{}` must be a dotted path string, found {}",
                             self.place,
@@ -392,7 +392,7 @@ impl Walker<'_> {
             self.out.push(Finding::new(
                 &RESOLVE_IGNORED,
                 m.key_span,
-                value.pointer.clone(),
+                value.pointer(),
                 format!("`$resolve` in `{}` has no effect here: {why}", self.place),
             ));
         }
@@ -429,7 +429,7 @@ impl Walker<'_> {
                     let f = Finding::new(
                         &REQUIRED_NOT_IN_PROPERTIES,
                         item.span,
-                        item.pointer.clone(),
+                        item.pointer(),
                         format!(
                             "invalid JSON Schema in `{}`: `required` lists \"{name}\", which is not in `properties`",
                             self.place

@@ -55,7 +55,7 @@ pub(super) fn check(root: &Node, place: &str, out: &mut Vec<Finding>) {
                 Finding::new(
                     &UNRESOLVED_REF,
                     reference.span,
-                    reference.pointer.clone(),
+                    reference.pointer(),
                     format!("invalid JSON Schema in `{place}`: {problem}"),
                 )
                 .with_help(
@@ -181,6 +181,7 @@ fn resolve(
     ))
 }
 
-fn last_key(node: &Node) -> &str {
-    node.pointer.rsplit('/').next().unwrap_or("$ref")
+fn last_key(node: &Node) -> String {
+    let pointer = node.pointer();
+    pointer.rsplit('/').next().unwrap_or("$ref").to_string()
 }

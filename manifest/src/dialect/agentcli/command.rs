@@ -53,7 +53,7 @@ impl Checker<'_> {
     /// Rules 5–8 on `command[0]`; returns the resolved program.
     pub(super) fn program(&mut self, prefix: &str, cmd0: &str, node: &Node) -> Option<PathBuf> {
         let finding = |rule: &'static Rule, message: String| {
-            Finding::new(rule, node.span, node.pointer.clone(), message)
+            Finding::new(rule, node.span, node.pointer(), message)
         };
         let norm = match program::check(cmd0) {
             Program::Absolute => {

@@ -158,7 +158,7 @@ impl<'a> Checker<'a> {
                         Finding::new(
                             &ENV_EMPTY,
                             node.span,
-                            node.pointer.clone(),
+                            node.pointer(),
                             format!("{prefix}: envPassthrough[{j}]: empty name"),
                         )
                         .with_help("remove the empty entry"),
@@ -170,7 +170,7 @@ impl<'a> Checker<'a> {
                         Finding::new(
                             &ENV_INVALID,
                             node.span,
-                            node.pointer.clone(),
+                            node.pointer(),
                             format!(
                                 "{prefix}: envPassthrough[{j}]: invalid name {} (must match [A-Z_][A-Z0-9_]*)",
                                 quote(entry)
@@ -185,7 +185,7 @@ impl<'a> Checker<'a> {
                 self.push(Finding::new(
                     &ENV_DUPLICATE,
                     node.span,
-                    node.pointer.clone(),
+                    node.pointer(),
                     format!("{prefix}: envPassthrough[{j}]: {} repeats `{name}` (names are trimmed and upper-cased)", quote(entry)),
                 ).with_help("remove the duplicate"));
                 continue;
@@ -195,7 +195,7 @@ impl<'a> Checker<'a> {
                     Finding::new(
                         &ENV_DENIED,
                         node.span,
-                        node.pointer.clone(),
+                        node.pointer(),
                         format!("{prefix}: envPassthrough[{j}]: `{name}` is never passed to a tool: it changes which program runs or what it loads"),
                     )
                     .with_help("toolsmith's runtime refuses every call of a tool that passes it (its deny list is in docs/runtime.md); remove the entry"),
@@ -203,7 +203,7 @@ impl<'a> Checker<'a> {
                 Some(Danger::Risky) => self.push(Finding::new(
                     &ENV_RISKY,
                     node.span,
-                    node.pointer.clone(),
+                    node.pointer(),
                     format!("{prefix}: envPassthrough[{j}]: `{name}` is not known to be harmless"),
                 ).with_help("the runtime passes it with a warning; check that it only carries data (a key, a token) and cannot change what the tool loads or runs")),
                 None => {}

@@ -68,7 +68,7 @@ impl<'a> Checker<'a> {
                 self.push(Finding::new(
                     &DECODE,
                     node.span,
-                    node.pointer.clone(),
+                    node.pointer(),
                     format!("parse manifest: {message}"),
                 ));
                 false
@@ -81,7 +81,7 @@ impl<'a> Checker<'a> {
     pub(super) fn fields(&mut self, obj: &'a Node, names: &[&str], what: &str) -> Vec<Field<'a>> {
         let mut fields: Vec<Field<'a>> = names.iter().map(|_| Field { members: vec![] }).collect();
         for m in obj.as_object().unwrap_or_default() {
-            let pointer = m.value.pointer.clone();
+            let pointer = m.value.pointer();
             match names.iter().position(|n| go::key_matches(&m.key, n)) {
                 Some(i) => {
                     if m.key != names[i] {

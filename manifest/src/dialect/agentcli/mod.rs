@@ -297,7 +297,7 @@ impl<'a> Checker<'a> {
         }
         if elements.is_empty() && !broken {
             let (span, pointer) =
-                tools_node.map_or((root.span, String::new()), |n| (n.span, n.pointer.clone()));
+                tools_node.map_or((root.span, String::new()), |n| (n.span, n.pointer()));
             self.push(Finding::new(
                 &NO_TOOLS,
                 span,
@@ -326,7 +326,7 @@ impl<'a> Checker<'a> {
             self.push(Finding::new(
                 &NAME_REQUIRED,
                 node.span,
-                node.pointer.clone(),
+                node.pointer(),
                 format!("tool[{i}]: name is required"),
             ));
             return None;
@@ -366,7 +366,7 @@ impl<'a> Checker<'a> {
                 Finding::new(
                     &NAME_REQUIRED,
                     anchor.span,
-                    anchor.pointer.clone(),
+                    anchor.pointer(),
                     format!("tool[{i}]: name is required"),
                 )
                 .with_help("give the tool a non-empty `name`: it is what the model calls"),
@@ -376,7 +376,7 @@ impl<'a> Checker<'a> {
                 self.push(Finding::new(
                     &NAME_WHITESPACE,
                     anchor.span,
-                    anchor.pointer.clone(),
+                    anchor.pointer(),
                     format!("{prefix}: the name is only whitespace"),
                 ));
             }
@@ -385,7 +385,7 @@ impl<'a> Checker<'a> {
                     Finding::new(
                         &DUPLICATE_NAME,
                         anchor.span,
-                        anchor.pointer.clone(),
+                        anchor.pointer(),
                         format!("{prefix}: duplicate name"),
                     )
                     .with_help(format!(
@@ -404,7 +404,7 @@ impl<'a> Checker<'a> {
                 Finding::new(
                     &COMMAND_EMPTY,
                     at.span,
-                    at.pointer.clone(),
+                    at.pointer(),
                     format!("{prefix}: command must have at least program name"),
                 )
                 .with_help("`command` is the argv: the program, then fixed arguments, e.g. [\"./tools/bin/NAME\"]"),
@@ -435,7 +435,7 @@ impl<'a> Checker<'a> {
                     Finding::new(
                         &SCHEMA_MISSING,
                         at.span,
-                        at.pointer.clone(),
+                        at.pointer(),
                         format!("{prefix}: no `schema`; toolsmith exports `{{\"type\":\"object\",\"properties\":{{}}}}` (no arguments)"),
                     )
                     .with_help("declare the arguments as a JSON Schema with `\"type\": \"object\"`"),
@@ -448,7 +448,7 @@ impl<'a> Checker<'a> {
             self.push(Finding::new(
                 &TIMEOUT_NEGATIVE,
                 at.span,
-                at.pointer.clone(),
+                at.pointer(),
                 format!("{prefix}: timeoutSec {t} is negative, so the default timeout applies"),
             ));
         }

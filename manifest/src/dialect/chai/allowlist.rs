@@ -71,7 +71,7 @@ impl Allowlist {
             let finding = Finding::new(
                 &BINARY_NOT_ALLOWLISTED,
                 binary.span,
-                binary.pointer.clone(),
+                binary.pointer(),
                 format!("{label}: binary {} not in allowlist", show(name)),
             );
             let keys = self.entries.keys().map(String::as_str);
@@ -93,7 +93,7 @@ impl Allowlist {
         let finding = Finding::new(
             &SUBCOMMAND_NOT_ALLOWLISTED,
             sub_node.span,
-            sub_node.pointer.clone(),
+            sub_node.pointer(),
             format!(
                 "{label}: subcommand {} not in allowlist[{}]",
                 show(sub),

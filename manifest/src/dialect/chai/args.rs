@@ -147,7 +147,7 @@ pub fn check(node: &Node, label: &str, cx: &Context<'_>, findings: &mut Vec<Find
             Finding::new(
                 &LITERAL_WITHOUT_VALUE,
                 at.span,
-                at.pointer.clone(),
+                at.pointer(),
                 format!("{label}: literal mapping without `value`; chai pushes nothing for it"),
             )
             .with_help("add \"value\": \"<the token to pass>\", or remove the mapping"),
@@ -270,7 +270,7 @@ fn check_flags_set(
         Finding::new(
             &FLAGIFBOOLEAN_WITHOUT_FLAGS,
             at.span,
-            at.pointer.clone(),
+            at.pointer(),
             format!(
                 "{label}: flagifboolean param {} sets neither flagIfTrue nor flagIfFalse; it never emits anything",
                 show(param)
@@ -296,7 +296,7 @@ fn check_version_specifics(
                 Finding::new(
                     &FLAG_DASHES,
                     fnode.span,
-                    fnode.pointer.clone(),
+                    fnode.pointer(),
                     format!(
                         "{label}: flag {} starts with dashes; chai prepends \"--\" and passes \"--{f}\"",
                         show(f)
@@ -319,7 +319,7 @@ fn check_version_specifics(
                 Finding::new(
                     &NORMALIZE_NEWLINES_IGNORED,
                     m.key_span,
-                    m.value.pointer.clone(),
+                    m.value.pointer(),
                     format!(
                         "{label}: `normalizeNewlines` is ignored by chai ≥ v0.5 (it was removed)"
                     ),
@@ -385,7 +385,7 @@ fn model(
         deny_resolve_command: deny_resolve_command.filter(|_| v05),
         deny_always_resolve: v05 && flag("denyAlwaysResolve"),
         subcommand_override: get("subcommandOverride").filter(|_| v05),
-        pointer: node.pointer.clone(),
+        pointer: node.pointer(),
         span: node.span,
     }))
 }
@@ -394,7 +394,7 @@ fn unknown_kind(node: &Node, kind: &str, kinds: &[&str], version: Version) -> Fi
     let f = Finding::new(
         &UNKNOWN_KIND,
         node.span,
-        node.pointer.clone(),
+        node.pointer(),
         format!(
             "unknown variant `{kind}`, expected {}",
             expected_list(kinds)
@@ -418,7 +418,7 @@ fn param_absent(node: &Node, param: &str, tool: &ToolInfo, label: &str) -> Findi
     let f = Finding::new(
         &PARAM_NOT_IN_PARAMETERS,
         node.span,
-        node.pointer.clone(),
+        node.pointer(),
         format!(
             "{label}: param {} is not a property of the parameters of tool {}",
             show(param),
@@ -459,7 +459,7 @@ fn check_boolean(
             Finding::new(
                 &FLAGIFBOOLEAN_NOT_BOOLEAN,
                 node.span,
-                node.pointer.clone(),
+                node.pointer(),
                 format!(
                     "{label}: flagifboolean param {} {what}, expected \"boolean\"",
                     show(param)
@@ -481,7 +481,7 @@ fn absent_is_false(node: &Node, param: &str, flag: &str, label: &str, version: V
     Finding::new(
         &FLAGIFBOOLEAN_ABSENT_IS_FALSE,
         node.span,
-        node.pointer.clone(),
+        node.pointer(),
         format!(
             "{label}: param {} is optional, so chai passes flagIfFalse {} whenever the model omits it",
             show(param),
@@ -505,7 +505,7 @@ fn positional_optional(node: &Node, param: &str, label: &str, version: Version) 
     Finding::new(
         &POSITIONAL_OPTIONAL,
         node.span,
-        node.pointer.clone(),
+        node.pointer(),
         format!(
             "{label}: positional param {} is optional in the schema, but chai always passes positionals: a call without it fails with \"missing parameter: {param}\"",
             show(param)
@@ -536,7 +536,7 @@ fn param_fixed(node: &Node, param: &str, tool: &ToolInfo, label: &str, how: &str
     Finding::new(
         &PARAM_FIXED_VALUE,
         node.span,
-        node.pointer.clone(),
+        node.pointer(),
         format!(
             "{label}: param {} is not a property of the parameters of tool {}: the model cannot set it (chai rejects undeclared arguments), so {how}",
             show(param),
@@ -579,7 +579,7 @@ pub fn check_order(args: &[Node], label: &str, findings: &mut Vec<Finding>) {
                     Finding::new(
                         &SECOND_STDIN,
                         at.span,
-                        at.pointer.clone(),
+                        at.pointer(),
                         format!(
                             "{label}.args[{j}]: second stdin mapping (param {}); chai writes only {label}.args[{first}] to stdin and ignores this one",
                             show(param)
@@ -601,7 +601,7 @@ pub fn check_order(args: &[Node], label: &str, findings: &mut Vec<Finding>) {
                         Finding::new(
                             &TEMPFILE_ORDER,
                             at.span,
-                            at.pointer.clone(),
+                            at.pointer(),
                             format!(
                                 "{label}.args[{j}]: tempfile param {} is followed by {} mapping(s) that emit argv (first {label}.args[{k}]); chai appends the temp-file flag and path after all of them",
                                 show(param),

@@ -84,7 +84,7 @@ pub fn check_bin_group(
                 Finding::new(
                     &BIN_GROUP_OUT_OF_RANGE,
                     node.span,
-                    node.pointer.clone(),
+                    node.pointer(),
                     format!(
                         "{label}: condition.binGroup {index} is out of range: SKILL.md metadata.requires.bins has {} OR-group(s) ({}); chai never keeps this spec",
                         groups.len(),
@@ -106,7 +106,7 @@ pub fn check_bin_group(
                 Finding::new(
                     &CONDITION_IGNORED,
                     condition.key_span,
-                    condition.value.pointer.clone(),
+                    condition.value.pointer(),
                     format!(
                         "{label}: `condition` is ignored: SKILL.md metadata.requires.bins is {what}, so chai keeps this spec whatever binGroup says"
                     ),
@@ -164,7 +164,7 @@ pub fn check_references(
             for node in pc.get(key).and_then(Node::as_array).unwrap_or_default() {
                 if let Some(name) = node.as_str() {
                     let what = format!("{label}.paramCondition.{key}");
-                    undeclared(node.span, &node.pointer, name, &what, tool, findings);
+                    undeclared(node.span, &node.pointer(), name, &what, tool, findings);
                 }
             }
         }
@@ -173,7 +173,7 @@ pub fn check_references(
         && let Some(name) = node.as_str()
     {
         let what = format!("{label}.sideRead.pathParam");
-        undeclared(node.span, &node.pointer, name, &what, tool, findings);
+        undeclared(node.span, &node.pointer(), name, &what, tool, findings);
     }
     let hints = spec
         .get("hintConditions")
@@ -186,7 +186,14 @@ pub fn check_references(
             .unwrap_or_default();
         for m in members {
             let what = format!("{label}.hintConditions[{k}].whenArg");
-            undeclared(m.key_span, &m.value.pointer, &m.key, &what, tool, findings);
+            undeclared(
+                m.key_span,
+                &m.value.pointer(),
+                &m.key,
+                &what,
+                tool,
+                findings,
+            );
         }
     }
 }
@@ -229,8 +236,8 @@ pub fn check_ambiguous(items: &[Node], skill: Option<&ChaiSkill>, findings: &mut
             }
             Some(&earlier) => {
                 let at = spec.member("paramCondition");
-                let (span, pointer) = at.map_or((spec.span, spec.pointer.clone()), |m| {
-                    (m.key_span, m.value.pointer.clone())
+                let (span, pointer) = at.map_or((spec.span, spec.pointer()), |m| {
+                    (m.key_span, m.value.pointer())
                 });
                 findings.push(
                     Finding::new(

@@ -58,7 +58,7 @@ pub fn check(node: &Node, label: &str, text: &str, findings: &mut Vec<Finding>) 
             Finding::new(
                 &DENY_PATTERN_INVALID,
                 span,
-                p.pointer.clone(),
+                p.pointer(),
                 format!(
                     "{label}: invalid denyPattern {} on param {}: {error}{at}",
                     show(pattern),
@@ -76,7 +76,7 @@ pub fn check(node: &Node, label: &str, text: &str, findings: &mut Vec<Finding>) 
             Finding::new(
                 &DENY_ALWAYS_RESOLVE_WITHOUT_COMMAND,
                 m.key_span,
-                m.value.pointer.clone(),
+                m.value.pointer(),
                 format!(
                     "{label}: denyAlwaysResolve is set on param {} but no denyResolveCommand is configured; every call fails",
                     show(param)

@@ -166,7 +166,7 @@ pub fn check(
                 findings.push(Finding::new(
                     &BINARY_WRAPPER_EMPTY,
                     w.span,
-                    w.pointer.clone(),
+                    w.pointer(),
                     format!("{label}: binaryWrapper must be a non-empty array"),
                 ));
             }
@@ -227,7 +227,7 @@ pub fn check(
                     subcommand: s.to_string(),
                     args: mappings,
                     skill_dir: skill_dir.to_path_buf(),
-                    pointer: item.pointer.clone(),
+                    pointer: item.pointer(),
                     span: item.span,
                     ..ChaiExecution::default()
                 };
@@ -280,7 +280,7 @@ pub fn check_coverage(
             Finding::new(
                 &MISSING_EXECUTION,
                 name.span,
-                name.pointer.clone(),
+                name.pointer(),
                 format!("tool {} has no execution spec", show(&tool.name)),
             )
             .with_help(format!(
@@ -305,7 +305,7 @@ fn unmapped(tool: &ToolInfo, specs: &[&SpecInfo], findings: &mut Vec<Finding>) {
             Finding::new(
                 &PARAM_NOT_MAPPED,
                 property.key_span,
-                property.value.pointer.clone(),
+                property.value.pointer(),
                 format!(
                     "tool {} schema parameter {} has no execution handler: the model can provide it but it is silently ignored",
                     show(&tool.name),
@@ -341,7 +341,7 @@ fn unknown_tool(node: &Node, name: &str, label: &str, tools: &[ToolInfo]) -> Fin
     let f = Finding::new(
         &UNKNOWN_TOOL,
         node.span,
-        node.pointer.clone(),
+        node.pointer(),
         format!("{label}: tool {} not in tools", show(name)),
     );
     match crate::suggest::closest(name, tools.iter().map(|t| t.name.as_str())) {
@@ -365,7 +365,7 @@ fn duplicate(node: &Node, name: &str, label: &str, first: usize, version: Versio
     Finding::new(
         &DUPLICATE_EXECUTION,
         node.span,
-        node.pointer.clone(),
+        node.pointer(),
         format!("{label}: duplicate execution spec for tool {}", show(name)),
     )
     .with_help(help)

@@ -216,7 +216,7 @@ pub fn check_object(
             None => findings.push(unknown_field(
                 &member.key,
                 member.key_span,
-                &member.value.pointer,
+                &member.value.pointer(),
                 table,
                 version,
             )),
@@ -311,7 +311,7 @@ pub fn invalid_type(node: &Node, expected: &str) -> Finding {
     Finding::new(
         &INVALID_TYPE,
         node.span,
-        node.pointer.clone(),
+        node.pointer(),
         format!("invalid type: {}, expected {expected}", unexpected(node)),
     )
 }
@@ -326,7 +326,7 @@ pub fn missing(object: &Node, key: &str, version: Version, label: &str) -> Findi
     Finding::new(
         &MISSING_FIELD,
         first_char(object),
-        object.pointer.clone(),
+        object.pointer(),
         message,
     )
 }

@@ -51,7 +51,7 @@ fn out_of_range(node: &Node, code: i128, label: &str) -> Finding {
     Finding::new(
         &EXIT_CODE_RANGE,
         node.span,
-        node.pointer.clone(),
+        node.pointer(),
         format!("{label}: exit code {code} is outside 0–255; no process exits with it"),
     )
     .with_help("exit statuses are 0–255 (a signal gives no exit code at all); use the code the program really returns")
@@ -99,7 +99,7 @@ fn check_truncation(spec: &Node, label: &str, text: &str, findings: &mut Vec<Fin
             Finding::new(
                 &TRUNCATION_HINT_PANIC,
                 max.span,
-                max.pointer.clone(),
+                max.pointer(),
                 format!("{label}: maxOutputLines is 0 with a truncationHint; chai panics (subtract with overflow) on any non-empty output"),
             )
             .with_help("set maxOutputLines to at least 1, or remove truncationHint"),
@@ -123,7 +123,7 @@ fn check_truncation(spec: &Node, label: &str, text: &str, findings: &mut Vec<Fin
         let mut f = Finding::new(
             &TRUNCATION_HINT_VARIABLE,
             span_in_string(text, hint_node, start, name.len() + 2),
-            hint_node.pointer.clone(),
+            hint_node.pointer(),
             format!(
                 "{label}: truncationHint variable {{{name}}} is not substituted by chai (only {{kept}}, {{total}}, {{omitted}}, {{next_start}}); it appears literally"
             ),
@@ -212,7 +212,7 @@ fn check_hint(hint: &Node, label: &str, success: &[i128], findings: &mut Vec<Fin
             Finding::new(
                 &HINT_NEVER_FIRES,
                 at,
-                hint.pointer.clone(),
+                hint.pointer(),
                 format!("{label}: hint condition has no condition field (match, exitCode, notEmpty, whenArg); chai never fires it"),
             )
             .with_help("add the condition that should trigger the hint, e.g. \"notEmpty\": true or \"match\": \"…\""),
@@ -224,7 +224,7 @@ fn check_hint(hint: &Node, label: &str, success: &[i128], findings: &mut Vec<Fin
             Finding::new(
                 &HINT_NEVER_FIRES,
                 at,
-                hint.pointer.clone(),
+                hint.pointer(),
                 format!("{label}: {why}"),
             )
             .with_help(
@@ -238,7 +238,7 @@ fn check_hint(hint: &Node, label: &str, success: &[i128], findings: &mut Vec<Fin
             Finding::new(
                 &HINT_ALWAYS_FIRES,
                 at,
-                hint.pointer.clone(),
+                hint.pointer(),
                 format!("{label}: every condition of this hint always holds; chai appends it to every successful result"),
             )
             .with_help("add a real condition (`notEmpty: true`, `match`, `whenArg` with values), or put the text in the tool description"),

@@ -67,7 +67,7 @@ pub fn check(
                     Finding::new(
                         &PARAM_SUBSTITUTION,
                         arg.span,
-                        arg.pointer.clone(),
+                        arg.pointer(),
                         format!(
                             "{label}: argument {} contains $param inside a larger token; chai v0.5 passes it unchanged",
                             show(text)
@@ -87,7 +87,7 @@ pub fn check(
                 Finding::new(
                     &RESOLVER_MODE,
                     first_char(node),
-                    node.pointer.clone(),
+                    node.pointer(),
                     format!(
                         "{label}: sets both script {} and binary/subcommand; set exactly one",
                         show(s)
@@ -101,7 +101,7 @@ pub fn check(
         (None, Some((b, name)), None) => findings.push(Finding::new(
             &RESOLVER_MODE,
             b.span,
-            b.pointer.clone(),
+            b.pointer(),
             format!(
                 "{label}: binary {} without subcommand; the resolver does nothing",
                 show(name)
@@ -110,7 +110,7 @@ pub fn check(
         (None, None, Some((s, name))) => findings.push(Finding::new(
             &RESOLVER_MODE,
             s.span,
-            s.pointer.clone(),
+            s.pointer(),
             format!(
                 "{label}: subcommand {} without binary; the resolver does nothing",
                 show(name)
@@ -120,7 +120,7 @@ pub fn check(
             Finding::new(
                 &RESOLVER_MODE,
                 first_char(node),
-                node.pointer.clone(),
+                node.pointer(),
                 format!("{label}: neither script nor binary+subcommand is set; the resolver does nothing"),
             )
             .with_help("set `script` (a file in the skill's scripts/ directory) or `binary` and `subcommand` (allowlisted)"),
@@ -151,7 +151,7 @@ fn check_script_name(node: &Node, name: &str, label: &str, findings: &mut Vec<Fi
             Finding::new(
                 &SCRIPT_NAME,
                 node.span,
-                node.pointer.clone(),
+                node.pointer(),
                 format!(
                     "{label}: script name {} contains {}",
                     show(name),
@@ -167,7 +167,7 @@ fn check_script_name(node: &Node, name: &str, label: &str, findings: &mut Vec<Fi
             Finding::new(
                 &SCRIPT_EXTENSION,
                 node.span,
-                node.pointer.clone(),
+                node.pointer(),
                 format!(
                     "{label}: script {} contains a \".\"; when scripts/{name} is not a file, chai replaces its extension and runs the .sh file instead",
                     show(name)

@@ -159,7 +159,7 @@ pub fn check(doc: &mut Document) {
     let finding = Finding::new(
         &BINS_INVALID,
         node.span,
-        node.pointer.clone(),
+        node.pointer(),
         format!("metadata.requires.bins: {error}; chai discards this error and loads the skill whatever binaries are installed (`condition` is then ignored)"),
     )
     .with_help("write a list of binaries (`bins: [\"git\"]`) or a list of OR-groups (`bins: [[\"cargo\"], [\"nix\"]]`)");

@@ -128,7 +128,7 @@ pub fn check(items: &[Node], findings: &mut Vec<Finding>) -> Vec<ToolInfo> {
                 Finding::new(
                     &DUPLICATE_TOOL,
                     node.span,
-                    node.pointer.clone(),
+                    node.pointer(),
                     format!("tools[{index}]: duplicate name {}", show(name)),
                 )
                 .with_help(format!(
@@ -148,9 +148,9 @@ pub fn check(items: &[Node], findings: &mut Vec<Finding>) -> Vec<ToolInfo> {
             ),
             _ => {
                 let (span, pointer) = match (parameters, name_node) {
-                    (Some(null), _) => (null.span, null.pointer.clone()),
-                    (None, Some(n)) => (n.span, n.pointer.clone()),
-                    (None, None) => (first_char(item), item.pointer.clone()),
+                    (Some(null), _) => (null.span, null.pointer()),
+                    (None, Some(n)) => (n.span, n.pointer()),
+                    (None, None) => (first_char(item), item.pointer()),
                 };
                 findings.push(parameters_missing(
                     span,

@@ -461,7 +461,7 @@ fn metadata(ctx: &mut Ctx<'_>, root: &Node) {
             Finding::new(
                 &METADATA_VALUE,
                 m.value.span,
-                m.value.pointer.clone(),
+                m.value.pointer(),
                 format!("metadata value `{}` is {shown}, not a string", m.key),
             )
             .with_help(

@@ -76,7 +76,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, node: Option<&Node>) -> Vec<String> {
                     None => ctx.findings.push(Finding::new(
                         &TYPE,
                         item.span,
-                        item.pointer.clone(),
+                        item.pointer(),
                         format!(
                             "Field 'allowed-tools' list items must all be strings, found a {}",
                             item.type_name()
@@ -139,7 +139,7 @@ fn tokenize(ctx: &mut Ctx<'_>, node: &Node, text: &str) -> Vec<Token> {
                 ctx.findings.push(Finding::new(
                     &SYNTAX,
                     span_of(i, i + 1),
-                    node.pointer.clone(),
+                    node.pointer(),
                     "`)` without a matching `(` in `allowed-tools`",
                 ));
             }
@@ -152,7 +152,7 @@ fn tokenize(ctx: &mut Ctx<'_>, node: &Node, text: &str) -> Vec<Token> {
             ctx.findings.push(Finding::new(
                 &SYNTAX,
                 span_of(s, text.len()),
-                node.pointer.clone(),
+                node.pointer(),
                 format!("unclosed `(` in `allowed-tools` entry `{}`", &text[s..]),
             ));
             return tokens;
@@ -167,7 +167,7 @@ fn tokenize(ctx: &mut Ctx<'_>, node: &Node, text: &str) -> Vec<Token> {
             Finding::new(
                 &FORM,
                 node.span,
-                node.pointer.clone(),
+                node.pointer(),
                 "`allowed-tools` is comma-separated; the spec says space-separated",
             )
             .with_help("separate the entries with spaces"),

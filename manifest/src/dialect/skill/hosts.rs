@@ -565,7 +565,7 @@ fn field_types(ctx: &mut Ctx<'_>, root: &Node) {
             Finding::new(
                 &FIELD_TYPE,
                 v.span,
-                v.pointer.clone(),
+                v.pointer(),
                 format!("`{key}` is {found}; Claude Code reads {}{extra}", ty.name()),
             )
             .with_help(help),

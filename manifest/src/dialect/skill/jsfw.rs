@@ -141,7 +141,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, root: &Node) {
                         Finding::new(
                             &ANNOTATION,
                             m.key_span,
-                            v.pointer.clone(),
+                            v.pointer(),
                             format!("unknown cascade annotation `{key}` under `metadata`"),
                         )
                         .with_help(help),
@@ -164,7 +164,7 @@ fn one_of(ctx: &mut Ctx<'_>, v: &Node, rule: &'static Rule, key: &str, allowed: 
     ctx.findings.push(Finding::new(
         rule,
         v.span,
-        v.pointer.clone(),
+        v.pointer(),
         format!(
             "`metadata.{key}` must be one of {}; found {found}",
             allowed.join(", ")
@@ -191,7 +191,7 @@ fn tags(ctx: &mut Ctx<'_>, v: &Node) {
             Finding::new(
                 &TAGS,
                 v.span,
-                v.pointer.clone(),
+                v.pointer(),
                 format!(
                     "`metadata.tags` must be a list of strings, found a {}",
                     v.type_name()
@@ -208,7 +208,7 @@ fn tags(ctx: &mut Ctx<'_>, v: &Node) {
             ctx.findings.push(Finding::new(
                 &TAGS,
                 item.span,
-                item.pointer.clone(),
+                item.pointer(),
                 format!("a tag must be a string, found a {}", item.type_name()),
             ));
             continue;
@@ -219,7 +219,7 @@ fn tags(ctx: &mut Ctx<'_>, v: &Node) {
                 Finding::new(
                     &TAG_FORM,
                     item.span,
-                    item.pointer.clone(),
+                    item.pointer(),
                     format!("tag `{tag}` is registered as `{normal}`"),
                 )
                 .with_help(format!("write `{normal}`")),
@@ -229,7 +229,7 @@ fn tags(ctx: &mut Ctx<'_>, v: &Node) {
             ctx.findings.push(Finding::new(
                 &TAG_FORM,
                 item.span,
-                item.pointer.clone(),
+                item.pointer(),
                 format!("tag `{tag}` is the same as `{first}` after normalization (`{normal}`)"),
             ));
         }
@@ -247,7 +247,7 @@ fn nested_annotations(ctx: &mut Ctx<'_>, v: &Node) {
                         Finding::new(
                             &NESTED_ANNOTATION,
                             m.key_span,
-                            m.value.pointer.clone(),
+                            m.value.pointer(),
                             format!("`{}` is nested inside a metadata value; `$`-annotations are only direct children of `metadata`", m.key),
                         )
                         .with_help("move it up to `metadata:`, or rename the key without `$`"),
@@ -266,7 +266,7 @@ fn delegate(ctx: &mut Ctx<'_>, v: &Node) {
         ctx.findings.push(Finding::new(
             &DELEGATE,
             v.span,
-            v.pointer.clone(),
+            v.pointer(),
             format!(
                 "`metadata.delegate` must be a string, found a {}",
                 v.type_name()
@@ -281,7 +281,7 @@ fn delegate(ctx: &mut Ctx<'_>, v: &Node) {
         local_path(ctx, value, &mut problems);
     }
     for (message, help) in problems {
-        let f = Finding::new(&DELEGATE, v.span, v.pointer.clone(), message);
+        let f = Finding::new(&DELEGATE, v.span, v.pointer(), message);
         ctx.findings.push(match help {
             Some(h) => f.with_help(h),
             None => f,
