@@ -1,9 +1,10 @@
 //! The repository's pre-commit hook (`.pre-commit-hooks.yaml`) and GitHub
 //! Action (`action.yml`): their contracts, the action's steps run with a
-//! shell under `CI=true` against the fixtures, and — with
-//! `TOOLSMITH_INSTALL_TESTS=1`, since each builds the whole command in
-//! release mode — the action's install step and a real `pre-commit` run
-//! from PyPI in a virtual environment under `target/`.
+//! shell under `CI=true` against the fixtures, the action's install step
+//! and a real `pre-commit` run from PyPI in a virtual environment under
+//! `target/`. The last two build the command in release mode; they share
+//! one build directory (`target/install-build`), so CI pays for about one
+//! release build. `TOOLSMITH_INSTALL_TESTS=0` skips them (with a notice).
 
 use saphyr::{LoadableYamlNode, Yaml};
 use std::collections::BTreeMap;
@@ -40,7 +41,15 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn install_tests() -> bool {
-    std::env::var_os("TOOLSMITH_INSTALL_TESTS").is_some_and(|v| v == "1")
+    std::env::var_os("TOOLSMITH_INSTALL_TESTS").is_none_or(|v| v != "0")
+}
+
+/// The build directory the release builds of both install tests share.
+fn install_build_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("the target directory")
+        .join("install-build")
 }
 
 #[test]
@@ -169,11 +178,15 @@ fn the_action_steps_run_against_the_fixtures() {
         let mut with = defaults.clone();
         with.insert("path".into(), ".".into());
         let root = bin.to_str().expect("utf-8");
+        let build = install_build_dir();
         let out = run_step(
             install,
             &with,
             &bin.join("bin"),
-            &[("CARGO_INSTALL_ROOT", root)],
+            &[
+                ("CARGO_INSTALL_ROOT", root),
+                ("CARGO_TARGET_DIR", build.to_str().expect("utf-8")),
+            ],
         );
         assert!(
             out.status.success(),
@@ -182,7 +195,7 @@ fn the_action_steps_run_against_the_fixtures() {
         );
     } else {
         eprintln!(
-            "notice: the action's install step (a release build) runs with TOOLSMITH_INSTALL_TESTS=1; \
+            "notice: TOOLSMITH_INSTALL_TESTS=0: the action's install step (a release build) is skipped; \
              using the test build of toolsmith instead"
         );
         std::fs::create_dir_all(bin.join("bin")).expect("mkdir");
@@ -289,7 +302,7 @@ fn python_with_pre_commit() -> Option<PathBuf> {
 fn the_real_pre_commit_runs_the_hook() {
     if !install_tests() {
         eprintln!(
-            "notice: the real pre-commit run (a release build of the hook) runs with TOOLSMITH_INSTALL_TESTS=1"
+            "notice: TOOLSMITH_INSTALL_TESTS=0: the real pre-commit run (a release build of the hook) is skipped"
         );
         return;
     }
@@ -323,6 +336,7 @@ fn the_real_pre_commit_runs_the_hook() {
             ])
             .current_dir(&dir)
             .env("PRE_COMMIT_HOME", dir.join(".cache"))
+            .env("CARGO_TARGET_DIR", install_build_dir())
             .output()
             .expect("pre-commit runs")
     };

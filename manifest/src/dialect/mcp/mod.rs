@@ -248,7 +248,7 @@ pub(crate) fn describe(node: &Node) -> String {
 
 /// A finding at `node`.
 pub(crate) fn at(rule: &'static Rule, node: &Node, message: impl Into<String>) -> Finding {
-    Finding::new(rule, node.span, node.pointer.clone(), message)
+    Finding::new(rule, node.span, node.pointer(), message)
 }
 
 #[cfg(test)]

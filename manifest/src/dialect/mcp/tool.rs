@@ -190,7 +190,7 @@ fn name(
             .with_help("names SHOULD be unique within a server; a host calling this name reaches only one of them"),
         ),
         None => {
-            seen.insert(name.to_string(), node.pointer.clone());
+            seen.insert(name.to_string(), node.pointer());
         }
     }
     Some(name.to_string())
