@@ -67,6 +67,7 @@ fn the_hook_keeps_the_files_the_walk_keeps() {
         "allowlist.json",
         "s/execution.json",
         "x/get_time.describe.json",
+        "snapshots/github.mcp-tools.json",
         ".claude/skills/deploy/SKILL.md",
         "skill.md",
         "notes.skill.md",

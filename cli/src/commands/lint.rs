@@ -154,10 +154,14 @@ pub fn run(args: &Args) -> Result<Status, Error> {
         providers: dedup(&args.provider),
     };
     let exclude = walk::Exclude::new(&args.exclude)?;
-    let found = if args.live.requested() && args.paths.is_empty() {
+    let mut paths = args.paths.clone();
+    if !args.live.requested() {
+        paths.extend(args.live.server_argv.iter().map(PathBuf::from));
+    }
+    let found = if args.live.requested() && paths.is_empty() {
         walk::Found::default()
     } else {
-        walk::collect(&args.paths, &exclude)
+        walk::collect(&paths, &exclude)
     };
     let mut team = crate::config::lint::run(found.inputs.clone(), &options, args)?;
     if args.fix {

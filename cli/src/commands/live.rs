@@ -19,8 +19,10 @@ pub struct LiveArgs {
     /// program and its arguments follow `--` (`--mcp-command -- npx -y server`).
     #[arg(long, requires = "server_argv")]
     pub mcp_command: bool,
-    /// The server's program and arguments (after `--`, with `--mcp-command`).
-    #[arg(last = true, value_name = "PROGRAM ARGS", requires = "mcp_command")]
+    /// The server's program and arguments (after `--`, with `--mcp-command`);
+    /// without `--mcp-command`, the words after `--` are paths to lint (so
+    /// `toolsmith lint -- -odd-name.json` works as with any command).
+    #[arg(last = true, value_name = "PROGRAM ARGS")]
     pub server_argv: Vec<String>,
     /// Write the tool list the server published here (pretty-printed JSON);
     /// findings point into it.
