@@ -23,7 +23,7 @@ fuzz_target!(|data: &[u8]| {
     let dir = scratch("lint_skill").join(format!("case{case}"));
     let mut options = Options::default();
     if selector & 0x80 != 0 {
-        options.profile = Profile::Strict;
+        options.profile = Profile::Strict.into();
     }
     let (name, with_tools) = match case {
         0 => ("SKILL.md", false),
