@@ -83,6 +83,41 @@ fn corpus_skills(bencher: divan::Bencher) {
     bencher.bench(|| lint(&paths));
 }
 
+/// The `.snap` files below `dir` (the walk reads only known manifest names;
+/// files named on the command line are read whatever their name).
+fn snaps(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            snaps(&path, out);
+        } else if path.extension().is_some_and(|e| e == "snap") {
+            out.push(path);
+        }
+    }
+}
+
+/// The 117 github-mcp-server tool snapshots, every provider:
+/// `toolsmith lint --format json --provider openai,…,mcp SNAP…`; its peak
+/// memory is recorded as `corpus_mcp`.
+#[divan::bench(sample_count = 20, sample_size = 1)]
+fn corpus_mcp_all_providers(bencher: divan::Bencher) {
+    let Some(corpus) = corpus() else { return };
+    let mut files = Vec::new();
+    snaps(&corpus.join("mcp-tools"), &mut files);
+    files.sort();
+    let providers = toolsmith_manifest::provider::Provider::names().replace(' ', "");
+    bencher.bench(|| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_toolsmith"));
+        command
+            .args(["lint", "--format", "json", "--provider", &providers])
+            .args(&files);
+        wait_peak(command, "corpus_mcp", files.len());
+    });
+}
+
 #[divan::bench(sample_count = 10, sample_size = 1)]
 fn generated_10k(bencher: divan::Bencher) {
     let root = generated();
@@ -98,14 +133,22 @@ static PEAKS: Mutex<BTreeMap<(String, usize), i64>> = Mutex::new(BTreeMap::new()
 
 /// Runs `toolsmith lint --format FORMAT --max-size 16 MiB PATH` and records
 /// its peak memory under `(label, n)`.
+fn lint_big(path: &Path, format: &str, label: &str, n: usize) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_toolsmith"));
+    command
+        .args(["lint", "--format", format, "--max-size", "16777216"])
+        .arg(path);
+    wait_peak(command, label, n);
+}
+
+/// Runs `command` (a `toolsmith lint`), checks it did not fail as a tool, and
+/// records its peak memory under `(label, n)`.
 #[allow(
     clippy::zombie_processes,
     reason = "the child is reaped by wait4 below"
 )]
-fn lint_big(path: &Path, format: &str, label: &str, n: usize) {
-    let child = Command::new(env!("CARGO_BIN_EXE_toolsmith"))
-        .args(["lint", "--format", format, "--max-size", "16777216"])
-        .arg(path)
+fn wait_peak(mut command: Command, label: &str, n: usize) {
+    let child = command
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

@@ -6,7 +6,7 @@
 //! `allowlist.json`, `execution.json`).
 //!
 //! The first byte chooses the case. Invariants: the report's diagnostics hold
-//! `check_diagnostics`, and `load` succeeds exactly when lint found no error
+//! `check_diagnostics`, and `load` succeeds only when lint found no error (an MCP tool list, which runs on its server, is refused: `mcp/runs-on-server`)
 //! and one manifest (its warnings are lint's).
 #![no_main]
 

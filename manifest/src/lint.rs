@@ -2,7 +2,7 @@
 //! layouts, describe catalogs, skills next to their tools), then sorting.
 
 use crate::diagnostic::{Diagnostic, Diagnostics, Finding};
-use crate::dialect::{self, agentcli, chai, describe, skill};
+use crate::dialect::{self, agentcli, chai, describe, mcp, skill};
 use crate::document::Document;
 use crate::input;
 use crate::model::{Dialect, Manifest};
@@ -51,7 +51,9 @@ pub struct Report {
 /// What a file name says a file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum FileKind {
-    /// `tools.json` or `*.tools.json`: chai or agentcli, told apart by shape.
+    /// `tools.json`, `*.tools.json` or `*.mcp-tools.json`: chai, agentcli
+    /// or an MCP tool list, told apart by shape (`*.mcp-tools.json` is
+    /// always read as MCP).
     Tools,
     /// chai split layout `allowlist.json`.
     Allowlist,
@@ -70,6 +72,7 @@ pub enum FileKind {
 /// assert_eq!(classify("a/SKILL.md".as_ref()), Some(FileKind::Skill));
 /// assert_eq!(classify("x.skill.md".as_ref()), Some(FileKind::Skill));
 /// assert_eq!(classify("web.tools.json".as_ref()), Some(FileKind::Tools));
+/// assert_eq!(classify("github.mcp-tools.json".as_ref()), Some(FileKind::Tools));
 /// assert_eq!(classify("get_weather.describe.json".as_ref()), Some(FileKind::Describe));
 /// assert_eq!(classify("package.json".as_ref()), None);
 /// ```
@@ -80,7 +83,9 @@ pub fn classify(path: &Path) -> Option<FileKind> {
         "allowlist.json" => Some(FileKind::Allowlist),
         "execution.json" => Some(FileKind::Execution),
         "SKILL.md" | "skill.md" => Some(FileKind::Skill),
-        _ if name.ends_with(".tools.json") => Some(FileKind::Tools),
+        _ if name.ends_with(".tools.json") || name.ends_with(".mcp-tools.json") => {
+            Some(FileKind::Tools)
+        }
         _ if name.ends_with(".describe.json") => Some(FileKind::Describe),
         _ if name.ends_with(".skill.md") => Some(FileKind::Skill),
         _ => None,
@@ -145,7 +150,7 @@ fn kind_of(input: &Input, options: &Options) -> Option<FileKind> {
     match options.dialect {
         Some(DialectChoice::Skill) => Some(FileKind::Skill),
         Some(DialectChoice::Describe) => Some(FileKind::Describe),
-        Some(DialectChoice::Chai) | Some(DialectChoice::Agentcli) => match by_name {
+        Some(DialectChoice::Chai | DialectChoice::Agentcli | DialectChoice::Mcp) => match by_name {
             Some(FileKind::Allowlist | FileKind::Execution) => by_name,
             _ => Some(FileKind::Tools),
         },
@@ -210,6 +215,8 @@ fn lint_dir(_dir: &Path, files: &[Input], options: &Options) -> Result<Group, st
             && (allowlist.path.is_file() || execution.path.is_file());
         let forced = options.dialect;
         let dialect = match forced {
+            Some(DialectChoice::Mcp) => Some(Dialect::Mcp),
+            None if is_mcp_name(&input.path) => Some(Dialect::Mcp),
             Some(DialectChoice::Agentcli) => Some(Dialect::Agentcli),
             Some(DialectChoice::Chai) if root.as_array().is_some() => Some(Dialect::ChaiSplit),
             Some(DialectChoice::Chai) => Some(Dialect::ChaiLegacy),
@@ -242,6 +249,7 @@ fn lint_dir(_dir: &Path, files: &[Input], options: &Options) -> Result<Group, st
                 group.docs.extend(exec);
                 m
             }
+            Some(Dialect::Mcp) => mcp::check(&mut doc, options),
             Some(Dialect::Describe | Dialect::Skill) | None => {
                 doc.findings.push(dialect::unknown_dialect(root));
                 None
@@ -298,6 +306,13 @@ fn lint_dir(_dir: &Path, files: &[Input], options: &Options) -> Result<Group, st
         group.docs.push(doc);
     }
     Ok(group)
+}
+
+/// True for `*.mcp-tools.json`, always read as an MCP tool list.
+fn is_mcp_name(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.ends_with(".mcp-tools.json"))
 }
 
 /// True when a chai manifest sits next to `skill_md` (the skill is linted or
@@ -396,6 +411,13 @@ pub fn load(path: &Path, display: &str, options: &Options) -> Result<Loaded, Loa
         Some(manifest) if manifests.is_empty() => Some(manifest),
         _ => None,
     };
+    if let Some(m) = manifest.as_ref().filter(|m| m.dialect == Dialect::Mcp) {
+        let message = format!(
+            "`{display}` is an MCP tool list ({} tools): its tools run on their server, so toolsmith cannot load them to run or serve",
+            m.tools.len()
+        );
+        return Err(failure(detached(&display, &mcp::RUNS_ON_SERVER, message)));
+    }
     match manifest {
         Some(manifest) if !report.diagnostics.has_errors() => Ok(Loaded {
             manifest,

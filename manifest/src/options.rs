@@ -173,6 +173,8 @@ pub enum DialectChoice {
     Describe,
     /// SKILL.md frontmatter.
     Skill,
+    /// An MCP tool list (`tools/list` result, JSON-RPC response, array or one tool).
+    Mcp,
 }
 
 /// Options for a lint run.

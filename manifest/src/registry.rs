@@ -23,6 +23,7 @@ pub fn all() -> Vec<&'static Rule> {
         crate::dialect::agentcli::RULES,
         crate::dialect::describe::RULES,
         crate::dialect::skill::RULES,
+        crate::dialect::mcp::RULES,
         crate::provider::openai::RULES,
         crate::provider::openai_strict::RULES,
         crate::provider::anthropic::RULES,

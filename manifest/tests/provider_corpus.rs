@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use toolsmith_manifest::lint::{Input, Options, classify, lint};
-use toolsmith_manifest::model::{DescribeExecution, Execution, Tool};
+use toolsmith_manifest::model::{Dialect, Tool};
 use toolsmith_manifest::provider::export::{Counts, Request, Target, export};
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -33,7 +33,7 @@ fn requests(corpus: &Path) -> Vec<(String, Vec<Tool>)> {
     files(corpus, &mut all);
     all.sort();
     let mut by_dir: BTreeMap<PathBuf, Vec<Input>> = BTreeMap::new();
-    let mut mcp: BTreeMap<PathBuf, Vec<Tool>> = BTreeMap::new();
+    let mut mcp: BTreeMap<PathBuf, Vec<Input>> = BTreeMap::new();
     for path in all {
         let rel = path.strip_prefix(corpus).unwrap_or(&path).to_path_buf();
         let top = rel
@@ -49,26 +49,9 @@ fn requests(corpus: &Path) -> Vec<(String, Vec<Tool>)> {
                 by_dir.entry(dir).or_default().push(Input::new(&path));
             }
             Some("mcp-tools") if path.extension().is_some_and(|e| e == "snap") => {
-                let Ok(text) = std::fs::read_to_string(&path) else {
-                    continue;
-                };
-                let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else {
-                    continue;
-                };
-                let Some(name) = value["name"].as_str() else {
-                    continue;
-                };
                 mcp.entry(path.parent().unwrap().to_path_buf())
                     .or_default()
-                    .push(Tool {
-                        name: name.to_string(),
-                        description: value["description"].as_str().map(String::from),
-                        parameters: value["inputSchema"].clone(),
-                        execution: Execution::Describe(DescribeExecution {
-                            program: name.into(),
-                        }),
-                        origin: Default::default(),
-                    });
+                    .push(Input::new(&path));
             }
             _ => {}
         }
@@ -85,7 +68,14 @@ fn requests(corpus: &Path) -> Vec<(String, Vec<Tool>)> {
             }
         }
     }
-    for (_, tools) in mcp {
+    // One list per server snapshot directory, read by the `mcp` dialect.
+    for inputs in mcp.into_values() {
+        let report = lint(&inputs, &Options::default()).expect("readable snapshots");
+        assert!(
+            report.manifests.iter().all(|m| m.dialect == Dialect::Mcp),
+            "every snapshot is read as an MCP tool"
+        );
+        let tools: Vec<Tool> = report.manifests.into_iter().flat_map(|m| m.tools).collect();
         out.push(("mcp-tools".to_string(), tools));
     }
     out

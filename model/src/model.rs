@@ -22,6 +22,9 @@ pub enum Dialect {
     Describe,
     /// `SKILL.md` / `skill.md` / `*.skill.md` frontmatter.
     Skill,
+    /// An MCP server's tool list (`tools/list` result, its JSON-RPC response,
+    /// an array of tools or one tool). Its tools run on their server, not here.
+    Mcp,
 }
 
 impl Dialect {
@@ -32,6 +35,7 @@ impl Dialect {
             Dialect::Agentcli => "agentcli",
             Dialect::Describe => "describe",
             Dialect::Skill => "skill",
+            Dialect::Mcp => "mcp",
         }
     }
 }

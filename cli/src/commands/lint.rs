@@ -55,6 +55,9 @@ pub struct Args {
     /// gemini, ollama, mcp.
     #[arg(long, value_name = "NAME", value_delimiter = ',', value_parser = parse_provider)]
     pub provider: Vec<Provider>,
+    /// A live MCP server to ask for its tool list (`--mcp-command -- PROGRAM ARGS…`).
+    #[command(flatten)]
+    pub live: super::live::LiveArgs,
 }
 
 /// Parses a `--provider` value; an unknown name lists the valid ones.
@@ -75,6 +78,8 @@ pub enum DialectArg {
     Describe,
     /// SKILL.md frontmatter.
     Skill,
+    /// An MCP tool list (`tools/list` result, JSON-RPC response, array of tools or one tool).
+    Mcp,
 }
 
 impl From<DialectArg> for DialectChoice {
@@ -84,6 +89,7 @@ impl From<DialectArg> for DialectChoice {
             DialectArg::Agentcli => DialectChoice::Agentcli,
             DialectArg::Describe => DialectChoice::Describe,
             DialectArg::Skill => DialectChoice::Skill,
+            DialectArg::Mcp => DialectChoice::Mcp,
         }
     }
 }
@@ -130,8 +136,15 @@ pub fn run(args: &Args) -> Result<Status, Error> {
         providers: dedup(&args.provider),
     };
     let exclude = walk::Exclude::new(&args.exclude)?;
-    let found = walk::collect(&args.paths, &exclude);
+    let found = if args.live.requested() && args.paths.is_empty() {
+        walk::Found::default()
+    } else {
+        walk::collect(&args.paths, &exclude)
+    };
     let mut outcome = lint_inputs(&found.inputs, &options);
+    if args.live.requested() {
+        live_outcome(&args.live, &options, &mut outcome)?;
+    }
     let mut errors = found.errors;
     errors.append(&mut outcome.errors);
     for e in &errors {
@@ -162,6 +175,31 @@ pub fn run(args: &Args) -> Result<Status, Error> {
     } else {
         Status::Ok
     })
+}
+
+/// Asks the live server of `--mcp-command` and adds the findings on its
+/// saved list (read as `--dialect mcp`), or the finding that says why there
+/// is no list.
+fn live_outcome(
+    live: &super::live::LiveArgs,
+    options: &Options,
+    outcome: &mut Outcome,
+) -> Result<(), Error> {
+    match live.ask()? {
+        super::live::Asked::Saved(input) => {
+            let options = Options {
+                dialect: Some(DialectChoice::Mcp),
+                ..options.clone()
+            };
+            let mut part = lint_inputs(std::slice::from_ref(&input), &options);
+            outcome.diagnostics.0.append(&mut part.diagnostics.0);
+            outcome.files += part.files;
+            outcome.errors.append(&mut part.errors);
+        }
+        super::live::Asked::Failed(diagnostic) => outcome.diagnostics.0.push(diagnostic),
+    }
+    outcome.diagnostics.sort();
+    Ok(())
 }
 
 /// The providers in the order given, each once.

@@ -6,6 +6,7 @@ pub mod doctor;
 pub mod export;
 pub mod generate;
 pub mod lint;
+pub mod live;
 pub mod rules;
 pub mod run;
 pub mod serve;

@@ -8,7 +8,10 @@
 //!   and failures as `isError` results, cancellation, list-changed peers.
 //! * [`watch`]: `--watch`, polling the manifests' files.
 //! * [`http`]: `--http`, the streamable HTTP transport (loopback by default).
+//! * [`client`]: the other side: `toolsmith lint --mcp-command` asks a
+//!   server for its tool list with rmcp's client.
 
+pub mod client;
 pub mod http;
 pub mod server;
 pub mod toolset;

@@ -3,6 +3,7 @@
 pub mod agentcli;
 pub mod chai;
 pub mod describe;
+pub mod mcp;
 pub mod skill;
 
 use crate::diagnostic::Finding;
@@ -21,6 +22,8 @@ pub static RULES: &[&Rule] = &[&UNKNOWN];
 
 /// Tells a `tools.json` dialect from the shape of its root.
 ///
+/// * an MCP tool list ([`mcp::looks_like_mcp`]: a JSON-RPC response, an
+///   object with `inputSchema` or `nextCursor`, tools with `inputSchema`) ⇒ mcp;
 /// * object with `allowlist` or `execution`, or whose tools carry `parameters` ⇒ chai (legacy);
 /// * object whose tools carry `command`, `schema`, `timeoutSec` or `envPassthrough` ⇒ agentcli;
 /// * array next to `allowlist.json` / `execution.json` ⇒ chai (split); an array
@@ -33,8 +36,13 @@ pub static RULES: &[&Rule] = &[&UNKNOWN];
 /// assert_eq!(detect(&root, false), Some(Dialect::Agentcli));
 /// let root = parse(r#"{"tools":[],"allowlist":{},"execution":[]}"#).root.unwrap();
 /// assert_eq!(detect(&root, false), Some(Dialect::ChaiLegacy));
+/// let root = parse(r#"{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}"#).root.unwrap();
+/// assert_eq!(detect(&root, false), Some(Dialect::Mcp));
 /// ```
 pub fn detect(root: &Node, has_split_siblings: bool) -> Option<Dialect> {
+    if mcp::looks_like_mcp(root) {
+        return Some(Dialect::Mcp);
+    }
     if root.as_array().is_some() {
         return Some(Dialect::ChaiSplit);
     }
@@ -71,9 +79,9 @@ pub fn unknown_dialect(root: &Node) -> Finding {
         root.span,
         "",
         format!(
-            "cannot tell the manifest dialect of this {}: expected a chai object (`tools`, `allowlist`, `execution`), an agentcli object (`tools` with `command`), or a chai tools array",
+            "cannot tell the manifest dialect of this {}: expected a chai object (`tools`, `allowlist`, `execution`), an agentcli object (`tools` with `command`), a chai tools array, or an MCP tool list (tools with `inputSchema`)",
             root.type_name()
         ),
     )
-    .with_help("name the dialect with `--dialect chai|agentcli|describe|skill`")
+    .with_help("name the dialect with `--dialect chai|agentcli|describe|skill|mcp`")
 }

@@ -5,7 +5,8 @@
 //! an error finding that the export does not repair is refused. The findings
 //! come back positioned in the tools' files.
 
-use super::{Check, Fix, Provider, check, gemini, openai, strict};
+use super::{Check, Fix, Provider, check, gemini, openai, openai_strict, strict};
+use crate::diagnostic::Finding;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::model::Tool;
 use crate::source::Source;
@@ -172,6 +173,7 @@ pub fn export(tools: &[&Tool], request: Request) -> Result<Export, NoStrictMode>
     }
     let mut checks: Vec<Check> = check(target.provider(strict), tools)
         .into_iter()
+        .map(|c| if strict { closes_map(c, tools) } else { c })
         .filter(|c| match c.fix {
             Fix::None => true,
             Fix::Strict => !strict,
@@ -236,6 +238,34 @@ pub fn export(tools: &[&Tool], request: Request) -> Result<Export, NoStrictMode>
         counts,
         refused: (0..tools.len()).filter(|&i| refused[i]).collect(),
     })
+}
+
+/// Under `--strict`, a free-form map the rewrite closes is no refusal but a
+/// warning naming the property: the model may no longer send its keys.
+fn closes_map(mut c: Check, tools: &[&Tool]) -> Check {
+    if c.finding.rule.id != openai_strict::FREE_FORM.id || c.fix != Fix::Strict {
+        return c;
+    }
+    let property = c
+        .finding
+        .pointer
+        .rsplit_once('/')
+        .map(|(_, last)| last.replace("~1", "/").replace("~0", "~"))
+        .unwrap_or_default();
+    let tool = tools.get(c.tool).map_or("", |t| t.name.as_str());
+    c.finding = Finding {
+        rule: &openai_strict::CLOSES_MAP,
+        severity: openai_strict::CLOSES_MAP.severity,
+        message: format!(
+            "`--strict` closes the free-form map `{property}` of `{tool}` (`additionalProperties: false`, no properties): the model may now send only `{{}}` for it, where it could send any keys before"
+        ),
+        help: Some(format!(
+            "list the keys `{property}` takes as `properties` to keep them, or export `{tool}` without --strict"
+        )),
+        ..c.finding
+    };
+    c.fix = Fix::None;
+    c
 }
 
 /// One tool in `target`'s shape, and whether its schema was changed.

@@ -42,6 +42,12 @@ rule!(
     "a free-form map (an object without `properties`, or with `additionalProperties` other than `false`) cannot be made strict without changing its meaning"
 );
 rule!(
+    CLOSES_MAP,
+    warning,
+    "provider/openai-strict-closes-map",
+    "`export --strict` closed a free-form map (a nested object with neither `properties` nor `additionalProperties`): the model may now send only `{}` for it"
+);
+rule!(
     OPTIONAL,
     error,
     "provider/openai-strict-optional",
@@ -114,6 +120,7 @@ pub static RULES: &[&Rule] = &[
     &ADDITIONAL_PROPERTIES,
     &PROPERTIES_MISSING,
     &FREE_FORM,
+    &CLOSES_MAP,
     &OPTIONAL,
     &REQUIRED_UNKNOWN,
     &KEYWORD,
@@ -411,19 +418,27 @@ fn node(tool: &Tool, v: &Visit<'_>, push: &mut dyn FnMut(crate::Finding, Fix)) {
                 .with_help("list the keys as `properties`, or send this tool without strict mode"),
                 Fix::None,
             ),
-            None if members.get("properties").is_none() && !is_root => push(
+            // No properties, or `properties: {}`: a map whose keys are not listed.
+            None if !is_root
+                && members
+                    .get("properties")
+                    .is_none_or(|p| p.as_object().is_some_and(|p| p.is_empty())) =>
+            {
+                push(
                 finding(
                     &FREE_FORM,
                     tool,
                     &v.pointer,
                     format!(
-                        "OpenAI strict mode refuses the object at `{}` in `{name}`: it has no `properties` (a free-form map), and closing it would accept only `{{}}`",
+                        "OpenAI strict mode refuses the object at `{}` in `{name}`: it declares no properties (a free-form map), and closing it would accept only `{{}}`",
                         display(&v.pointer)
                     ),
                 )
-                .with_help("list the keys as `properties`, or send this tool without strict mode"),
-                Fix::None,
-            ),
+                .with_help("list the keys as `properties`, or send this tool without strict mode (`toolsmith export --strict` closes it, with a warning)"),
+                    // `export --strict` closes it and reports `CLOSES_MAP` instead.
+                    Fix::Strict,
+                )
+            }
             None => push(
                 finding(
                     &ADDITIONAL_PROPERTIES,
