@@ -32,7 +32,8 @@ pub struct LoadError {
 
 impl Runtime {
     /// Loads a manifest file (chai, agentcli or describe) with the linter's
-    /// rules; any error finding fails the load.
+    /// rules; any error finding fails the load. An MCP tool list is refused
+    /// (`mcp/runs-on-server`): its tools run on their server.
     pub fn load(path: &Path, policy: Policy) -> Result<Self, LoadError> {
         let display = path.display().to_string();
         let loaded =
@@ -49,7 +50,13 @@ impl Runtime {
 
     /// Adds the tools of a manifest: its chai allowlist joins the policy's,
     /// programs are resolved to canonical paths and schemas compiled now.
+    /// The model of an MCP tool list (from
+    /// `toolsmith_manifest::lint::load_for_bindings`) adds nothing: its
+    /// tools run on their server, so a call of one stays an unknown tool.
     pub fn add_manifest(&mut self, manifest: &Manifest) {
+        if manifest.dialect == toolsmith_model::model::Dialect::Mcp {
+            return;
+        }
         for (binary, subs) in &manifest.allowlist {
             self.policy.allow_mut(binary, subs.iter().cloned());
         }
