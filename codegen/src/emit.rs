@@ -29,7 +29,10 @@ pub fn support() -> TokenStream {
 
 /// `#[doc = "…"]` lines for a description. The manifest's prose is not
 /// Markdown written for rustdoc: each generated type allows
-/// `clippy::doc_markdown` for itself and its fields and variants.
+/// `clippy::doc_markdown`, `doc_link_with_quotes` (`e.g. ["a", "b"]`) and
+/// `doc_lazy_continuation` for itself and its fields and variants, and an
+/// enum `enum_variant_names` (its variants are the wire values:
+/// `list_workflows`, `list_workflow_runs`, …).
 pub fn doc(text: Option<&str>) -> TokenStream {
     match text {
         Some(text) if !text.trim().is_empty() => {
@@ -226,7 +229,7 @@ pub fn item(item: &Item, items: &[Item], argv_values: bool) -> TokenStream {
             let json = json_object(&name_ident, fields, *deny_unknown);
             quote! {
                 #docs
-                #[allow(clippy::doc_markdown, dead_code)]
+                #[allow(clippy::doc_markdown, clippy::doc_link_with_quotes, clippy::doc_lazy_continuation, dead_code)]
                 #[derive(Debug, Clone, PartialEq, #exact)]
                 pub struct #name_ident { #(#field_tokens),* }
                 #default_impl
@@ -254,7 +257,7 @@ pub fn item(item: &Item, items: &[Item], argv_values: bool) -> TokenStream {
             let variant_docs = wires.iter().map(|w| format!(" `{w}`"));
             quote! {
                 #docs
-                #[allow(clippy::doc_markdown, dead_code)]
+                #[allow(clippy::doc_markdown, clippy::doc_link_with_quotes, clippy::doc_lazy_continuation, clippy::enum_variant_names, dead_code)]
                 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
                 pub enum #name_ident {
                     #(#[doc = #variant_docs] #idents),*

@@ -49,6 +49,35 @@ pub fn pascal(name: &str, fallback: &str) -> String {
     finish(ascii_words(name).to_upper_camel_case(), "V", fallback)
 }
 
+/// An enum variant for a string value: [`pascal`], except that a sign
+/// before a digit at the start of a word is spelled out, so that values
+/// such as GitHub's reactions `+1` and `-1` (`reactions-+1`,
+/// `reactions--1`) stay distinct.
+///
+/// ```
+/// use toolsmith_codegen::ident::variant;
+/// assert_eq!(variant("+1", "V0"), "Plus1");
+/// assert_eq!(variant("-1", "V1"), "Minus1");
+/// assert_eq!(variant("reactions--1", "V3"), "ReactionsMinus1");
+/// assert_eq!(variant("reactions-+1", "V2"), "ReactionsPlus1");
+/// assert_eq!(variant("utf-8", "V0"), "Utf8");
+/// assert_eq!(variant("created-asc", "V0"), "CreatedAsc");
+/// ```
+pub fn variant(wire: &str, fallback: &str) -> String {
+    let chars: Vec<char> = wire.chars().collect();
+    let mut spelled = String::with_capacity(wire.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let word_start = i == 0 || !chars[i - 1].is_ascii_alphanumeric();
+        let before_digit = chars.get(i + 1).is_some_and(char::is_ascii_digit);
+        match c {
+            '+' if word_start && before_digit => spelled.push_str(" plus "),
+            '-' if word_start && before_digit => spelled.push_str(" minus "),
+            _ => spelled.push(c),
+        }
+    }
+    pascal(&spelled, fallback)
+}
+
 /// A field name: `dryRun` → `dry_run`, `type` → `type_`.
 ///
 /// ```

@@ -1,9 +1,11 @@
 //! Manifest model → Rust tokens, for the `tools!` / `skill!` macros,
 //! `toolsmith gen` and `build.rs`.
 //!
-//! The manifest is loaded with [`toolsmith_manifest::lint::load`], so the
-//! generator refuses exactly what `toolsmith lint` reports as an error, with
-//! the same messages. The generator adds its own rules ([`issue::RULES`]):
+//! The manifest is loaded with [`toolsmith_manifest::lint::load_for_bindings`]
+//! (`lint::load`, which also accepts an MCP tool list), so the generator
+//! refuses exactly what `toolsmith lint` reports as an error, with the same
+//! messages. The bindings of an MCP tool list have no invocation: its tools
+//! run on their server ([`tools`]). The generator adds its own rules ([`issue::RULES`]):
 //! names that collide after case conversion, `flagifboolean` mappings of
 //! non-boolean parameters, positional mappings of undeclared parameters
 //! (errors) and schemas without a Rust type (warnings).
@@ -228,24 +230,25 @@ fn expand_tools(path: &Path, display: &str, options: ExpandOptions) -> Expansion
         path.to_path_buf()
     };
     let siblings = ["allowlist.json", "execution.json"].map(|n| main.with_file_name(n));
-    let (manifest, diagnostics, stubs) = match lint::load(path, display, &Options::default()) {
-        Ok(loaded) => (loaded.manifest, loaded.warnings, Vec::new()),
-        Err(failure) => {
-            let diagnostics = failure.diagnostics;
-            match failure.partial {
-                Some(partial) => {
-                    let (manifest, stubs) = sound_part(*partial, &diagnostics);
-                    (manifest, diagnostics, stubs)
-                }
-                None => {
-                    let stubs = recovered_names(&diagnostics);
-                    let inputs = existing(std::iter::once(main).chain(siblings));
-                    let out = tools::tools(&empty_manifest(), &stubs);
-                    return failed(diagnostics, inputs, out.tokens);
+    let (manifest, diagnostics, stubs) =
+        match lint::load_for_bindings(path, display, &Options::default()) {
+            Ok(loaded) => (loaded.manifest, loaded.warnings, Vec::new()),
+            Err(failure) => {
+                let diagnostics = failure.diagnostics;
+                match failure.partial {
+                    Some(partial) => {
+                        let (manifest, stubs) = sound_part(*partial, &diagnostics);
+                        (manifest, diagnostics, stubs)
+                    }
+                    None => {
+                        let stubs = recovered_names(&diagnostics);
+                        let inputs = existing(std::iter::once(main).chain(siblings));
+                        let out = tools::tools(&empty_manifest(), &stubs);
+                        return failed(diagnostics, inputs, out.tokens);
+                    }
                 }
             }
-        }
-    };
+        };
     let out = tools::tools(&manifest, &stubs);
     let mut inputs = manifest.inputs.clone();
     if inputs.is_empty() {

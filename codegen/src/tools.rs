@@ -1,6 +1,12 @@
 //! A manifest's items: per tool the `<Pascal>Args` type, its `Tool` impl and
 //! `argv()`, then `ToolCall`, `definitions()`, `definitions_for(provider)`
 //! and `refused_tools(provider)`.
+//!
+//! An MCP tool list ([`Dialect::Mcp`]) gets the same types, parsing and
+//! definitions, but its tools run on their server: each `…Args` implements
+//! `McpTool` (not `Tool`: no invocation, no `argv()`), `ToolCall` has
+//! `to_mcp_arguments()` instead of `invocation()`, `plan()` and `run()` and
+//! is no `Call`, and there is no `ALLOWLIST` or `policy()`.
 
 use crate::emit::{self, json_path, support};
 use crate::ident::{self, ident};
@@ -17,7 +23,7 @@ use toolsmith_manifest::dialect::chai::args::{
 };
 use toolsmith_manifest::lint::{self, FileKind};
 use toolsmith_manifest::model::{
-    ArgKind, ChaiExecution, CommandExecution, DescribeExecution, Execution, Manifest, Tool,
+    ArgKind, ChaiExecution, CommandExecution, DescribeExecution, Dialect, Execution, Manifest, Tool,
 };
 use toolsmith_manifest::provider::export::{self, Request, Target};
 
@@ -54,6 +60,7 @@ pub fn tools(manifest: &Manifest, stubs: &[String]) -> Output {
     let mut all_exact = true;
     let mut bound: Vec<&Tool> = Vec::new();
     let dir = manifest_dir_of(&manifest.path);
+    let mcp = manifest.dialect == Dialect::Mcp;
     for (i, tool) in manifest.tools.iter().enumerate() {
         let pascal = ident::pascal(&tool.name, &format!("Tool{i}"));
         let args_name = format!("{pascal}Args");
@@ -83,7 +90,11 @@ pub fn tools(manifest: &Manifest, stubs: &[String]) -> Output {
             Some(Item::Struct { fields, .. }) => fields.as_slice(),
             _ => &[],
         };
-        let (entry, impls) = tool_impl(table.len(), i, tool, &args_name, fields, &dir, &mut issues);
+        let (entry, impls) = if mcp {
+            mcp_tool_impl(table.len(), tool, &args_name)
+        } else {
+            tool_impl(table.len(), i, tool, &args_name, fields, &dir, &mut issues)
+        };
         tokens.extend(impls);
         variants.push(Variant {
             variant: ident(&pascal),
@@ -102,7 +113,11 @@ pub fn tools(manifest: &Manifest, stubs: &[String]) -> Output {
         if !names.claim(&args_name, name, place, &mut Vec::new()) {
             continue;
         }
-        tokens.extend(stub(name, &args_name));
+        tokens.extend(if mcp {
+            mcp_stub(name, &args_name)
+        } else {
+            stub(name, &args_name)
+        });
         variants.push(Variant {
             variant: ident(&pascal),
             args: ident(&args_name),
@@ -111,9 +126,15 @@ pub fn tools(manifest: &Manifest, stubs: &[String]) -> Output {
         });
     }
     tokens.extend(bindings(&table));
-    tokens.extend(tool_call(&variants, all_exact));
+    if mcp {
+        tokens.extend(mcp_tool_call(&variants, all_exact));
+    } else {
+        tokens.extend(tool_call(&variants, all_exact));
+    }
     tokens.extend(provider_definitions(&bound));
-    tokens.extend(policy(manifest, &dir));
+    if !mcp {
+        tokens.extend(policy(manifest, &dir));
+    }
     Output { tokens, issues }
 }
 
@@ -248,6 +269,36 @@ fn tool_impl(
             /// When the arguments cannot become a command (see `ArgvError`).
             pub fn argv(&self) -> __ts::Result<__ts::Vec<__ts::String>, __ts::ArgvError> {
                 __BINDINGS.argv(#index, __ts::JsonObject::to_object(self))
+            }
+        }
+    };
+    (entry, tokens)
+}
+
+/// The entry of the MCP tool `tool` in the bindings table, at `index`, and
+/// its `impl McpTool`: name, description, schema and `tools/call` arguments;
+/// no invocation (the tool runs on its server).
+fn mcp_tool_impl(index: usize, tool: &Tool, args_name: &str) -> (serde_json::Value, TokenStream) {
+    let json = json_path();
+    let args = ident(args_name);
+    let name = &tool.name;
+    let description = tool.description.as_deref().unwrap_or_default();
+    let index = proc_macro2::Literal::usize_unsuffixed(index);
+    let entry = serde_json::json!({
+        "name": name,
+        "description": description,
+        "parameters": tool.parameters,
+        "run": "mcp",
+    });
+    let tokens = quote! {
+        impl __ts::McpTool for #args {
+            const NAME: &'static str = #name;
+            const DESCRIPTION: &'static str = #description;
+            fn parameters() -> &'static #json::Value {
+                __BINDINGS.parameters(#index)
+            }
+            fn to_mcp_arguments(&self) -> #json::Map<__ts::String, #json::Value> {
+                __ts::mcp_arguments(__ts::JsonObject::to_object(self))
             }
         }
     };
@@ -465,6 +516,92 @@ fn tool_call(variants: &[Variant], exact: bool) -> TokenStream {
     }
 }
 
+/// `ToolCall` of an MCP tool list: parsing, the name and the arguments,
+/// `to_mcp_arguments()`; no invocation, plan or run, and no `impl Call`, so
+/// `Runtime::run_call` does not compile with it.
+fn mcp_tool_call(variants: &[Variant], exact: bool) -> TokenStream {
+    let exact = exact.then(|| quote!(Eq, Hash,));
+    let json = json_path();
+    let v: Vec<_> = variants.iter().map(|x| &x.variant).collect();
+    let a: Vec<_> = variants.iter().map(|x| &x.args).collect();
+    let n: Vec<_> = variants.iter().map(|x| &x.name).collect();
+    let parsed = variants.iter().filter_map(|x| {
+        let index = proc_macro2::Literal::usize_unsuffixed(x.index?);
+        let (variant, args) = (&x.variant, &x.args);
+        Some(
+            quote!(#index => <#args as __ts::JsonObject>::from_object(object).map(Self::#variant),),
+        )
+    });
+    let scrutinee = if variants.is_empty() {
+        quote!(*self)
+    } else {
+        quote!(self)
+    };
+    let object = if variants.is_empty() {
+        quote!(match *self {})
+    } else {
+        quote!(match self { #(Self::#v(args) => __ts::McpTool::to_mcp_arguments(args)),* })
+    };
+    quote! {
+        /// A call of one of the MCP server's tools, with typed arguments.
+        ///
+        /// These tools run on their MCP server, not in this program: there
+        /// is no `invocation()`, `plan()` or `run()`, and `ToolCall` is no
+        /// `toolsmith::Call`, so `Runtime::run_call` does not accept it.
+        /// Send `to_mcp_arguments()` as the `arguments` of a `tools/call`
+        /// request for `name()`.
+        #[derive(Debug, Clone, PartialEq, #exact)]
+        pub enum ToolCall {
+            #(#[doc = concat!("`", #n, "`")] #v(#a)),*
+        }
+        #[allow(dead_code)]
+        impl ToolCall {
+            /// Parses a model's call: the name must be one of the server's
+            /// tools, the arguments (JSON text) must satisfy its `inputSchema`.
+            ///
+            /// # Errors
+            ///
+            /// An unknown tool, arguments that are not JSON, or that do not
+            /// satisfy the tool's schema or fit its type.
+            #[allow(clippy::match_single_binding)]
+            pub fn parse(name: &str, arguments: &str) -> __ts::Result<Self, __ts::CallError> {
+                let (index, object) = __BINDINGS.parse(name, arguments)?;
+                __BINDINGS.typed(index, match index {
+                    #(#parsed)*
+                    _ => __ts::Err(__ts::Bindings::no_tool(object)),
+                })
+            }
+            /// The tool's wire name: the `name` of the `tools/call` request.
+            #[must_use]
+            pub fn name(&self) -> &'static str {
+                match #scrutinee { #(Self::#v(_) => <#a as __ts::McpTool>::NAME),* }
+            }
+            /// The arguments as the JSON object of an MCP `tools/call`
+            /// request (`params.arguments`): the required fields and the
+            /// optional ones that are set.
+            #[must_use]
+            pub fn to_mcp_arguments(&self) -> #json::Map<__ts::String, #json::Value> {
+                #object
+            }
+            /// The arguments as JSON (the object of `to_mcp_arguments()`).
+            #[must_use]
+            pub fn arguments(&self) -> #json::Value {
+                #json::Value::Object(self.to_mcp_arguments())
+            }
+        }
+        #(impl ::std::convert::From<#a> for ToolCall {
+            fn from(args: #a) -> Self { Self::#v(args) }
+        })*
+        /// The tools as a model expects them (the `OpenAI` function-tool
+        /// shape); `definitions_for(provider)` gives a provider's request format.
+        #[allow(dead_code)]
+        #[must_use]
+        pub fn definitions() -> #json::Value {
+            __BINDINGS.definitions()
+        }
+    }
+}
+
 /// Every request format of `toolsmith::Provider`, with its runtime name
 /// (`openai-chat-strict`): each export target, and its strict mode where
 /// the provider has one, in the order of `Provider::ALL`.
@@ -577,6 +714,35 @@ fn policy(manifest: &Manifest, dir: &Path) -> TokenStream {
             #(policy.allow_mut(#programs, ::std::iter::empty::<&str>());)*
             policy.confine.enabled = ::core::option::Option::Some(true);
             policy
+        }
+    }
+}
+
+/// [`stub`] for a tool of an MCP list: an empty `…Args` type that
+/// implements `McpTool`. The build fails on the list's error, so it is
+/// never sent.
+fn mcp_stub(name: &str, args_name: &str) -> TokenStream {
+    let json = json_path();
+    let args = ident(args_name);
+    let doc = format!(
+        " Stand-in for tool `{name}`: its definition in the MCP tool list has an error \
+         (reported by the build), so it has no typed arguments yet."
+    );
+    let json_object = emit::json_object(&args, &[], false);
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+        pub struct #args {}
+        #json_object
+        impl __ts::McpTool for #args {
+            const NAME: &'static str = #name;
+            const DESCRIPTION: &'static str = "";
+            fn parameters() -> &'static #json::Value {
+                __BINDINGS.parameters(usize::MAX)
+            }
+            fn to_mcp_arguments(&self) -> #json::Map<__ts::String, #json::Value> {
+                #json::Map::new()
+            }
         }
     }
 }

@@ -485,7 +485,7 @@ impl<'a> TypeSpace<'a> {
             if variants.iter().any(|(_, w)| w == wire) {
                 continue;
             }
-            let rust = ident::pascal(wire, &format!("V{i}"));
+            let rust = ident::variant(wire, &format!("V{i}"));
             if let Some((_, first)) = variants.iter().find(|(r, _)| *r == rust) {
                 let place = self.place(&format!("{pointer}/enum/{i}"));
                 self.issues.push(Issue::new(

@@ -1,7 +1,9 @@
 //! Generated code is lint-clean in the user's crate: `toolsmith gen` output
-//! of every valid fixture (each manifest and skill under
+//! of every valid fixture (each manifest, MCP tool list and skill under
 //! `fixtures/*/valid/` and `fixtures/examples/`, and each split chai
-//! directory) and one `tools!` expansion, in one scratch library crate, pass
+//! directory), of every MCP tool snapshot of the corpus (`mcp-tools/`, when
+//! the corpus is present; a notice otherwise) and two `tools!` expansions (a
+//! chai manifest, an MCP list), in one scratch library crate, pass
 //! `cargo clippy -- -D warnings -W clippy::pedantic`.
 //!
 //! The `gen` output sits in private modules (`mod x { include!(…) }`, how a
@@ -49,10 +51,33 @@ fn fixture_entry_points() -> Vec<PathBuf> {
                 stack.push(path);
             } else if name == "tools.json"
                 || name.ends_with(".tools.json")
+                || name.ends_with(".mcp-tools.json")
                 || name.ends_with(".describe.json")
                 || name == "SKILL.md"
                 || name.ends_with(".skill.md")
             {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The MCP tool snapshots of the corpus (`mcp-tools/**/*.snap`), sorted;
+/// empty when the corpus is absent.
+fn corpus_mcp_snapshots() -> Vec<PathBuf> {
+    let Some(corpus) = toolsmith_manifest::corpus::locate() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut stack = vec![corpus.join("mcp-tools")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "snap") {
                 out.push(path);
             }
         }
@@ -99,7 +124,7 @@ fn generated_code_passes_clippy_pedantic_under_deny_warnings() {
     }
 
     let mut lib = String::from(
-        "//! `toolsmith gen` output of every valid fixture, and one `tools!` expansion.\n\
+        "//! `toolsmith gen` output of every valid fixture and corpus MCP snapshot, and two `tools!` expansions.\n\
          #![deny(missing_docs)]\n",
     );
     let fixtures = fixture_entry_points();
@@ -119,6 +144,27 @@ fn generated_code_passes_clippy_pedantic_under_deny_warnings() {
             "// {shown}\nmod gen_{i:03} {{\n    include!({file:?});\n}}\n"
         ));
     }
+    let snapshots = corpus_mcp_snapshots();
+    if snapshots.is_empty() {
+        eprintln!(
+            "notice: no corpus MCP snapshots (../shared/corpus/mcp-tools or $TOOLSMITH_CORPUS): their generated code is not linted"
+        );
+    }
+    for (i, path) in snapshots.iter().enumerate() {
+        let code = toolsmith_codegen::generate(path)
+            .unwrap_or_else(|e| panic!("{} does not generate: {e:?}", path.display()));
+        let file = format!("mcp_{i:03}.rs");
+        write_if_changed(&dir.join("src").join(&file), &code);
+        let shown = path.file_name().unwrap_or_default().to_string_lossy();
+        lib.push_str(&format!(
+            "// corpus {shown}\nmod mcp_{i:03} {{\n    include!({file:?});\n}}\n"
+        ));
+    }
+    let mcp = workspace().join("fixtures/mcp/valid/list/server.mcp-tools.json");
+    lib.push_str(&format!(
+        "/// `tools!` of an MCP tool list in a public module.\npub mod macro_mcp {{\n    toolsmith::tools!({:?});\n}}\n",
+        mcp.to_str().expect("UTF-8 path")
+    ));
     let notes = workspace().join("fixtures/examples/notes-skill");
     lib.push_str(&format!(
         "/// `tools!` in a public module.\npub mod macro_notes {{\n    toolsmith::tools!({:?});\n}}\n",

@@ -121,3 +121,44 @@ fn corpus_never_panics() {
     }
     assert!(count > 100, "only {count} corpus files");
 }
+
+#[test]
+fn an_mcp_list_with_errors_fails_with_its_errors_and_mcp_stand_ins() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fixtures/mcp/invalid/annotation-type/server.mcp-tools.json");
+    let expansion = toolsmith_codegen::expand(&path, "server.mcp-tools.json");
+    let errors = expansion.result.expect_err("the list has errors");
+    assert!(
+        errors.iter().all(|d| d.rule == "mcp/annotation-type"),
+        "{errors}"
+    );
+    // The tool with the error keeps its name as a stand-in, which (like
+    // every item of an MCP list) is an `McpTool` with no invocation.
+    let stubs = expansion.stubs.to_string();
+    assert!(stubs.contains("McpTool"), "{stubs}");
+    assert!(!stubs.contains("fn invocation"), "{stubs}");
+    assert!(!stubs.contains("fn policy"), "{stubs}");
+}
+
+#[test]
+fn lint_load_still_refuses_an_mcp_list_that_the_generator_accepts() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fixtures/mcp/valid/list/server.mcp-tools.json");
+    let options = toolsmith_manifest::lint::Options::default();
+    let failure = toolsmith_manifest::lint::load(&path, "server.mcp-tools.json", &options)
+        .expect_err("refused");
+    assert_eq!(failure.diagnostics.0[0].rule, "mcp/runs-on-server");
+    assert!(
+        failure.diagnostics.0[0]
+            .message
+            .contains("its tools run on their server"),
+        "{failure}"
+    );
+    let loaded = toolsmith_manifest::lint::load_for_bindings(&path, "x", &options)
+        .expect("accepted for bindings");
+    assert_eq!(loaded.manifest.tools.len(), 3);
+    let expansion = toolsmith_codegen::expand(&path, "server.mcp-tools.json");
+    let tokens = expansion.result.expect("generates").to_string();
+    assert!(tokens.contains("to_mcp_arguments"));
+    assert!(!tokens.contains("fn invocation"));
+}

@@ -376,13 +376,51 @@ impl From<LoadFailure> for Diagnostics {
     }
 }
 
-/// Loads one manifest for code generation or execution: a `tools.json`
+/// Loads one manifest for execution or code generation: a `tools.json`
 /// (chai legacy or agentcli), a directory holding chai's split files, or a
 /// describe file or catalog. Any error finding fails the load; the failure
 /// keeps the partial model.
 ///
+/// An MCP tool list is refused (`mcp/runs-on-server`): its tools run on
+/// their server, so there is nothing to execute. Typed bindings of an MCP
+/// list (`tools!`, `toolsmith gen`) load it with [`load_for_bindings`].
+///
 /// `display` is the path printed in diagnostics.
 pub fn load(path: &Path, display: &str, options: &Options) -> Result<Loaded, LoadFailure> {
+    let loaded = load_for_bindings(path, display, options);
+    let model = match &loaded {
+        Ok(loaded) => Some(&loaded.manifest),
+        Err(failure) => failure.partial.as_deref(),
+    };
+    if let Some(m) = model.filter(|m| m.dialect == Dialect::Mcp) {
+        let display = if path.is_dir() {
+            format!("{}/tools.json", display.trim_end_matches('/'))
+        } else {
+            display.to_string()
+        };
+        let message = format!(
+            "`{display}` is an MCP tool list ({} tools): its tools run on their server, so toolsmith cannot load them to run or serve \
+             (`tools!`/`toolsmith gen` generate typed bindings for it, whose calls go to the server as `tools/call` arguments)",
+            m.tools.len()
+        );
+        return Err(LoadFailure {
+            diagnostics: Diagnostics(vec![detached(&display, &mcp::RUNS_ON_SERVER, message)]),
+            partial: None,
+        });
+    }
+    loaded
+}
+
+/// [`load`] for typed bindings (`tools!`, `toolsmith gen`): the same, except
+/// that an MCP tool list is accepted (its model has
+/// [`Dialect::Mcp`](crate::model::Dialect::Mcp); its tools' execution is a
+/// placeholder that nothing may run). Errors of the list fail the load as
+/// for every dialect.
+pub fn load_for_bindings(
+    path: &Path,
+    display: &str,
+    options: &Options,
+) -> Result<Loaded, LoadFailure> {
     let (path, display) = if path.is_dir() {
         (
             path.join("tools.json"),
@@ -411,13 +449,6 @@ pub fn load(path: &Path, display: &str, options: &Options) -> Result<Loaded, Loa
         Some(manifest) if manifests.is_empty() => Some(manifest),
         _ => None,
     };
-    if let Some(m) = manifest.as_ref().filter(|m| m.dialect == Dialect::Mcp) {
-        let message = format!(
-            "`{display}` is an MCP tool list ({} tools): its tools run on their server, so toolsmith cannot load them to run or serve",
-            m.tools.len()
-        );
-        return Err(failure(detached(&display, &mcp::RUNS_ON_SERVER, message)));
-    }
     match manifest {
         Some(manifest) if !report.diagnostics.has_errors() => Ok(Loaded {
             manifest,

@@ -62,7 +62,9 @@ pub use runtime::{EventSink, Runtime};
 #[cfg(feature = "load")]
 pub use runtime::{LoadError, ModelCall};
 pub use sandbox::Sandbox;
-pub use tool::{ArgvError, Call, CallError, ChaiCall, Invocation, PendingResolve, Tool, Violation};
+pub use tool::{
+    ArgvError, Call, CallError, ChaiCall, Invocation, McpTool, PendingResolve, Tool, Violation,
+};
 #[cfg(feature = "macros")]
 pub use toolsmith_macros::{skill, tools};
 /// The manifest parsers and rules (`load` feature).

@@ -38,6 +38,33 @@ pub trait Tool {
     }
 }
 
+/// A typed tool-argument struct generated from an MCP tool list
+/// (`tools!("github.mcp-tools.json")`). The tool runs on its MCP server, not
+/// here: unlike [`Tool`] there is no invocation, no argv, and it is no
+/// [`Call`] (`Runtime::run_call` does not accept it). Send
+/// [`McpTool::to_mcp_arguments`] as the `arguments` of a `tools/call`
+/// request for [`McpTool::NAME`].
+pub trait McpTool {
+    /// The wire name of the tool (the `name` of `tools/call`).
+    const NAME: &'static str;
+    /// The description given to the model.
+    const DESCRIPTION: &'static str;
+    /// The tool's `inputSchema`, parsed once.
+    fn parameters() -> &'static serde_json::Value;
+    /// The arguments as the JSON object of an MCP `tools/call` request:
+    /// every required field, the optional ones that are set.
+    fn to_mcp_arguments(&self) -> serde_json::Map<String, serde_json::Value>;
+
+    /// The tool as a model expects it (OpenAI function-tool shape), as
+    /// [`Tool::definition`].
+    fn definition() -> serde_json::Value
+    where
+        Self: Sized,
+    {
+        call::definition(Self::NAME, Self::DESCRIPTION, Self::parameters())
+    }
+}
+
 /// A tool call that can be planned and run: every generated `…Args` type
 /// (through [`Tool`]) and every generated `ToolCall` enum. Object-safe.
 pub trait Call {
@@ -283,11 +310,12 @@ pub mod __codegen {
     pub use super::bindings::Bindings;
     pub use super::call::{CompiledSchema, SchemaText, parse_call, to_arguments};
     pub use super::chai::{ChaiSpecs, chai_argv, chai_invocation};
+    pub use super::object::mcp_arguments;
     pub use super::object::{
         JsonObject, Object, deny_unknown, deserialize_enum, deserialize_object, enum_index,
         object_value, put, put_some, serialize_object, take, take_or, take_some,
     };
-    pub use super::{ArgvError, Call, CallError, Invocation, ResolveCommand, Tool};
+    pub use super::{ArgvError, Call, CallError, Invocation, McpTool, ResolveCommand, Tool};
     pub use crate::outcome::Outcome;
     pub use crate::plan::Plan;
     pub use crate::policy::Policy;

@@ -3,7 +3,12 @@
 use ::toolsmith::tool::__codegen as __ts;
 /// Search notes.
 /// Returns matching lines.
-#[allow(clippy::doc_markdown, dead_code)]
+#[allow(
+    clippy::doc_markdown,
+    clippy::doc_link_with_quotes,
+    clippy::doc_lazy_continuation,
+    dead_code
+)]
 #[derive(Debug, Clone, PartialEq)]
 pub struct NotesmdCliSearchArgs {
     /// What to look for.
@@ -89,7 +94,13 @@ impl<'de> __ts::Deserialize<'de> for NotesmdCliSearchArgs {
     }
 }
 /// `NotesmdCliSearchArgsMode`: a string, one of `fast`, `deep-scan`, `2pass`.
-#[allow(clippy::doc_markdown, dead_code)]
+#[allow(
+    clippy::doc_markdown,
+    clippy::doc_link_with_quotes,
+    clippy::doc_lazy_continuation,
+    clippy::enum_variant_names,
+    dead_code
+)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum NotesmdCliSearchArgsMode {
     /// `fast`
@@ -168,7 +179,12 @@ impl NotesmdCliSearchArgs {
     }
 }
 /// Arguments of the `shapes-tool` tool.
-#[allow(clippy::doc_markdown, dead_code)]
+#[allow(
+    clippy::doc_markdown,
+    clippy::doc_link_with_quotes,
+    clippy::doc_lazy_continuation,
+    dead_code
+)]
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShapesToolArgs {
     /// A keyword as a field.
@@ -272,7 +288,12 @@ impl<'de> __ts::Deserialize<'de> for ShapesToolArgs {
     }
 }
 /// A nested object.
-#[allow(clippy::doc_markdown, dead_code)]
+#[allow(
+    clippy::doc_markdown,
+    clippy::doc_link_with_quotes,
+    clippy::doc_lazy_continuation,
+    dead_code
+)]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ShapesToolArgsFilter {
     /// `field`: string.
@@ -318,7 +339,13 @@ impl __ts::ArgValue for ShapesToolArgsFilter {
     }
 }
 /// `ShapesToolArgsFilterOp`: a string, one of `eq`, `ne`.
-#[allow(clippy::doc_markdown, dead_code)]
+#[allow(
+    clippy::doc_markdown,
+    clippy::doc_link_with_quotes,
+    clippy::doc_lazy_continuation,
+    clippy::enum_variant_names,
+    dead_code
+)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ShapesToolArgsFilterOp {
     /// `eq`
@@ -370,7 +397,12 @@ impl __ts::ArgValue for ShapesToolArgsFilterOp {
     }
 }
 /// `ShapesToolPoint`: a JSON object.
-#[allow(clippy::doc_markdown, dead_code)]
+#[allow(
+    clippy::doc_markdown,
+    clippy::doc_link_with_quotes,
+    clippy::doc_lazy_continuation,
+    dead_code
+)]
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShapesToolPoint {
     /// `x`: number.
@@ -415,7 +447,13 @@ impl __ts::ArgValue for ShapesToolPoint {
     }
 }
 /// `ShapesToolArgsUnit`: a string, one of `cm`, `in`.
-#[allow(clippy::doc_markdown, dead_code)]
+#[allow(
+    clippy::doc_markdown,
+    clippy::doc_link_with_quotes,
+    clippy::doc_lazy_continuation,
+    clippy::enum_variant_names,
+    dead_code
+)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ShapesToolArgsUnit {
     /// `cm`
@@ -491,7 +529,12 @@ impl ShapesToolArgs {
     }
 }
 /// Weather.
-#[allow(clippy::doc_markdown, dead_code)]
+#[allow(
+    clippy::doc_markdown,
+    clippy::doc_link_with_quotes,
+    clippy::doc_lazy_continuation,
+    dead_code
+)]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct GetWeatherArgs {
     /// `city`: string.
@@ -548,7 +591,12 @@ impl GetWeatherArgs {
     }
 }
 /// Disk usage.
-#[allow(clippy::doc_markdown, dead_code)]
+#[allow(
+    clippy::doc_markdown,
+    clippy::doc_link_with_quotes,
+    clippy::doc_lazy_continuation,
+    dead_code
+)]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct DiskUsageArgs {
     /// `path`: string (optional).

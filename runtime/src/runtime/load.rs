@@ -32,7 +32,8 @@ pub struct LoadError {
 
 impl Runtime {
     /// Loads a manifest file (chai, agentcli or describe) with the linter's
-    /// rules; any error finding fails the load.
+    /// rules; any error finding fails the load. An MCP tool list is refused
+    /// (`mcp/runs-on-server`): its tools run on their server.
     ///
     /// Calls are confined by default: unless `policy.confine.enabled` is
     /// `Some(false)`, it is set to `Some(true)`, and each call gets the
@@ -58,7 +59,13 @@ impl Runtime {
 
     /// Adds the tools of a manifest: its chai allowlist joins the policy's,
     /// programs are resolved to canonical paths and schemas compiled now.
+    /// The model of an MCP tool list (from
+    /// `toolsmith_manifest::lint::load_for_bindings`) adds nothing: its
+    /// tools run on their server, so a call of one stays an unknown tool.
     pub fn add_manifest(&mut self, manifest: &Manifest) {
+        if manifest.dialect == toolsmith_model::model::Dialect::Mcp {
+            return;
+        }
         for (binary, subs) in &manifest.allowlist {
             self.policy.allow_mut(binary, subs.iter().cloned());
         }

@@ -44,6 +44,9 @@ enum Run {
     },
     /// describe: the executable; the arguments are one JSON argument.
     Describe { program: String },
+    /// An MCP tool: it runs on its server. Generated code has no invocation
+    /// for it; [`Bindings::invocation`] refuses it.
+    Mcp,
 }
 
 #[derive(Debug)]
@@ -222,6 +225,7 @@ impl Bindings {
             Run::Describe { program } => {
                 argv::describe_invocation(&entry.name, program, &arguments, dir)
             }
+            Run::Mcp => Err(runs_on_server(&entry.name)),
         }
     }
 
@@ -241,6 +245,15 @@ impl Bindings {
             return Ok(command.clone());
         }
         chai::chai_argv(&self.invocation(index, arguments)?)
+    }
+}
+
+/// The refusal of an MCP tool's invocation.
+fn runs_on_server(tool: &str) -> ArgvError {
+    ArgvError::Refused {
+        message: format!(
+            "tool `{tool}` comes from an MCP tool list and runs on its MCP server: send `to_mcp_arguments()` in a `tools/call` request; toolsmith does not run it"
+        ),
     }
 }
 
@@ -266,7 +279,8 @@ mod tests {
              "run": {"chai": [{"binary": "ls", "subcommand": "", "args": [{"param": "path", "kind": "positional"}]}]}},
             {"name": "weather", "parameters": {"type": "object"},
              "run": {"command": {"program": "./tools/bin/weather", "args": ["--json"], "command": ["tools/bin/weather", "--json"], "env": ["TZ"], "timeout": 5}}},
-            {"name": "echo", "parameters": {"type": "object"}, "run": {"describe": {"program": "./echo"}}}
+            {"name": "echo", "parameters": {"type": "object"}, "run": {"describe": {"program": "./echo"}}},
+            {"name": "get_me", "parameters": {"type": "object"}, "run": "mcp"}
         ]"#,
         Some("/build/manifest"),
     );
@@ -333,6 +347,24 @@ mod tests {
         let describe = TABLE.invocation(2, args()).unwrap();
         assert_eq!(describe.argv(), ["./echo", r#"{"path":"a"}"#]);
         assert!(TABLE.invocation(7, args()).is_err());
+    }
+
+    #[test]
+    fn an_mcp_tool_parses_but_has_no_invocation() {
+        assert_eq!(TABLE.parse("get_me", "{}").unwrap(), (3, Object::new()));
+        assert_eq!(TABLE.definitions()[3]["function"]["name"], "get_me");
+        for err in [
+            TABLE.invocation(3, Ok(Object::new())).unwrap_err(),
+            TABLE.argv(3, Ok(Object::new())).unwrap_err(),
+        ] {
+            let ArgvError::Refused { message } = err else {
+                panic!("not a refusal: {err:?}");
+            };
+            assert!(
+                message.contains("tool `get_me`") && message.contains("runs on its MCP server"),
+                "{message}"
+            );
+        }
     }
 
     #[test]

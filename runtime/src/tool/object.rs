@@ -39,6 +39,14 @@ pub trait JsonObject: Sized {
     fn from_object(object: Object) -> Result<Self, serde_json::Error>;
 }
 
+/// The object of [`JsonObject::to_object`] for an MCP `tools/call`. A
+/// generated struct always has a JSON form (serde_json writes a non-finite
+/// number as `null`), so the error arm is unreachable from generated code;
+/// it gives an empty object rather than a panic.
+pub fn mcp_arguments(object: Result<Object, serde_json::Error>) -> Object {
+    object.unwrap_or_default()
+}
+
 /// Writes `value` under `key`.
 ///
 /// # Errors
