@@ -123,6 +123,108 @@ fn toolsmith_serve_on_a_fixture_is_linted_live_and_saved_pretty_printed() {
     assert!(line.contains("\"path\""), "{line}");
 }
 
+/// `--mcp-url`: toolsmith's own `serve --mcp --http 127.0.0.1:0` on a
+/// fixture, asked over streamable HTTP; a URL nobody listens on and an
+/// `https` URL are findings, not hangs.
+fn toolsmith_serve_over_http_is_linted_live() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = fixtures().join("examples/describe-tools");
+    let mut server = std::process::Command::new(BIN)
+        .args([
+            "serve",
+            "--mcp",
+            fixture.to_str().unwrap(),
+            "--http",
+            "127.0.0.1:0",
+        ])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(server.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    let url = line
+        .trim()
+        .rsplit(' ')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    assert!(url.starts_with("http://127.0.0.1:"), "{line}");
+    let saved = dir.path().join("served.json");
+    let out = lint(
+        &[
+            "--format",
+            "json",
+            "--provider",
+            "openai-strict",
+            "--save",
+            saved.to_str().unwrap(),
+            "--mcp-url",
+            &url,
+        ],
+        dir.path(),
+    );
+    let _ = server.kill();
+    let _ = server.wait();
+    assert_eq!(code(&out), 1, "{}", text(&out.stderr));
+    let list: Value = serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap();
+    let names: Vec<&str> = list["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(names, ["disk_usage", "get_weather", "github_issue"]);
+    let found = findings(&out);
+    assert!(
+        found.iter().any(
+            |(r, f, ..)| r == "provider/openai-strict-optional" && f == saved.to_str().unwrap()
+        ),
+        "{found:?}"
+    );
+
+    // Nobody listens: a start finding, at once.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let out = lint(
+        &[
+            "--format",
+            "json",
+            "--mcp-url",
+            &format!("http://127.0.0.1:{port}/mcp"),
+        ],
+        dir.path(),
+    );
+    assert_eq!(code(&out), 1, "{}", text(&out.stderr));
+    let found = findings(&out);
+    assert!(
+        found.iter().any(|(r, ..)| r == "mcp/server-start"),
+        "{found:?}"
+    );
+
+    // https needs TLS, which the binary leaves out: said, not attempted.
+    let out = lint(
+        &[
+            "--format",
+            "json",
+            "--mcp-url",
+            "https://example.invalid/mcp",
+        ],
+        dir.path(),
+    );
+    let found = findings(&out);
+    assert!(
+        found
+            .iter()
+            .any(|(r, _, _, m)| r == "mcp/server-start" && m.contains("TLS")),
+        "{found:?}"
+    );
+}
+
 fn a_broken_tool_on_the_second_page_is_found_in_the_temporary_copy() {
     let dir = tempfile::tempdir().unwrap();
     let server = broken_server(&[]);
@@ -410,6 +512,10 @@ const CASES: &[Case] = &[
     (
         "a_program_that_does_not_exist_is_a_start_finding",
         a_program_that_does_not_exist_is_a_start_finding,
+    ),
+    (
+        "toolsmith_serve_over_http_is_linted_live",
+        toolsmith_serve_over_http_is_linted_live,
     ),
 ];
 

@@ -155,7 +155,7 @@ pub fn run(args: &Args) -> Result<Status, Error> {
     };
     let exclude = walk::Exclude::new(&args.exclude)?;
     let mut paths = args.paths.clone();
-    if !args.live.requested() {
+    if !args.live.takes_trailing() {
         paths.extend(args.live.server_argv.iter().map(PathBuf::from));
     }
     let found = if args.live.requested() && paths.is_empty() {

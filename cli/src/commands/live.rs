@@ -17,8 +17,13 @@ use toolsmith_manifest::lint::{Input, detached};
 pub struct LiveArgs {
     /// Start a stdio MCP server and lint the tool list it publishes: the
     /// program and its arguments follow `--` (`--mcp-command -- npx -y server`).
-    #[arg(long, requires = "server_argv")]
+    #[arg(long, requires = "server_argv", conflicts_with = "mcp_url")]
     pub mcp_command: bool,
+    /// Ask the streamable-HTTP MCP server at this URL for its tool list and
+    /// lint it (`--mcp-url http://127.0.0.1:8080/mcp`; plain `http` only:
+    /// this build has no TLS).
+    #[arg(long, value_name = "URL")]
+    pub mcp_url: Option<String>,
     /// The server's program and arguments (after `--`, with `--mcp-command`);
     /// without `--mcp-command`, the words after `--` are paths to lint (so
     /// `toolsmith lint -- -odd-name.json` works as with any command).
@@ -26,7 +31,7 @@ pub struct LiveArgs {
     pub server_argv: Vec<String>,
     /// Write the tool list the server published here (pretty-printed JSON);
     /// findings point into it.
-    #[arg(long, value_name = "FILE", requires = "mcp_command")]
+    #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
     /// Seconds the whole session (start, `initialize`, every page of
     /// `tools/list`) may take before the server is stopped.
@@ -47,18 +52,37 @@ pub enum Asked {
 impl LiveArgs {
     /// True when a live server is asked for.
     pub fn requested(&self) -> bool {
+        self.mcp_command || self.mcp_url.is_some()
+    }
+
+    /// True when `--mcp-command` takes the words after `--`.
+    pub fn takes_trailing(&self) -> bool {
         self.mcp_command
     }
 
     /// How the server is named in findings and messages.
     fn display(&self) -> String {
-        format!("mcp-command: {}", self.server_argv.join(" "))
+        match &self.mcp_url {
+            Some(url) => format!("mcp-url: {url}"),
+            None => format!("mcp-command: {}", self.server_argv.join(" ")),
+        }
+    }
+
+    /// The server as the user named it.
+    fn named(&self) -> String {
+        match &self.mcp_url {
+            Some(url) => url.clone(),
+            None => self.server_argv.join(" "),
+        }
     }
 
     /// Asks the server and saves its list; `Err` for a file that cannot be written.
     pub fn ask(&self) -> Result<Asked, crate::error::Error> {
         let timeout = Duration::from_secs(self.mcp_timeout.max(1));
-        let fetched = client::fetch_command(&self.server_argv, timeout);
+        let fetched = match &self.mcp_url {
+            Some(url) => client::fetch_url(url, timeout),
+            None => client::fetch_command(&self.server_argv, timeout),
+        };
         let document = match fetched {
             Ok(document) => document,
             Err(failure) => return Ok(Asked::Failed(self.finding(failure))),
@@ -82,7 +106,7 @@ impl LiveArgs {
         if self.save.is_none() {
             anstream::eprintln!(
                 "toolsmith: the tool list of `{}` was saved to {}",
-                self.server_argv.join(" "),
+                self.named(),
                 path.display()
             );
         }
@@ -95,9 +119,15 @@ impl LiveArgs {
             Failure::Start(why) => (&mcp::SERVER_START, why),
             Failure::Timeout { stage, secs } => (
                 &mcp::SERVER_TIMEOUT,
-                format!(
-                    "the server did not answer {stage} within {secs} s; it was stopped (its whole process group)"
-                ),
+                if self.mcp_url.is_some() {
+                    format!(
+                        "the server did not answer {stage} within {secs} s; the session was closed"
+                    )
+                } else {
+                    format!(
+                        "the server did not answer {stage} within {secs} s; it was stopped (its whole process group)"
+                    )
+                },
             ),
             Failure::Exit {
                 stage,

@@ -1,6 +1,7 @@
 //! `toolsmith lint --mcp-command -- PROGRAM ARGS…`: start a stdio MCP
 //! server, run `initialize`, page through `tools/list` and stop it, with
-//! rmcp's client.
+//! rmcp's client; `--mcp-url URL` does the same over streamable HTTP
+//! (rmcp's reqwest client, without TLS).
 //!
 //! The server runs as the runtime runs a tool by default: an empty
 //! environment but the policy's `PATH` and fixed variables and a scratch
@@ -150,6 +151,52 @@ pub fn fetch_command(argv: &[String], timeout: Duration) -> Fetched {
         .build()
         .map_err(|e| Failure::Start(format!("cannot start the async runtime: {e}")))?;
     runtime.block_on(stdio(argv, timeout))
+}
+
+/// Reads the tool list of the streamable-HTTP MCP server at `url`
+/// (`--mcp-url`): `initialize`, every page of `tools/list`, then the session
+/// is closed; one timeout covers it all.
+pub fn fetch_url(url: &str, timeout: Duration) -> Fetched {
+    let scheme = url.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
+    match scheme.as_deref() {
+        Some("http") => {}
+        Some("https") => {
+            return Err(Failure::Start(format!(
+                "`{url}` needs TLS, which toolsmith leaves out (no TLS stack in the binary): reach the server over plain `http://` (e.g. through a local port forward)"
+            )));
+        }
+        _ => {
+            return Err(Failure::Start(format!(
+                "`{url}` is not an `http://` URL (e.g. `http://127.0.0.1:8080/mcp`)"
+            )));
+        }
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::Start(format!("cannot start the async runtime: {e}")))?;
+    runtime.block_on(async {
+        let stage = Stage::default();
+        stage.set("`initialize`");
+        match tokio::time::timeout(timeout, http(url, &stage)).await {
+            Ok(fetched) => fetched,
+            Err(_) => Err(Failure::Timeout {
+                stage: stage.get(),
+                secs: timeout.as_secs(),
+            }),
+        }
+    })
+}
+
+async fn http(url: &str, stage: &Stage) -> Fetched {
+    let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(url);
+    let client = ()
+        .serve(transport)
+        .await
+        .map_err(|e| Failure::Start(format!("the `initialize` request to `{url}` failed: {e}")))?;
+    let listed = list_pages(&client, stage).await;
+    let _ = client.cancel().await;
+    listed
 }
 
 /// A scratch `HOME` for the server, removed when dropped.
