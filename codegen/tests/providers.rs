@@ -33,7 +33,8 @@ fn refusals_fail_and_what_the_strict_export_repairs_does_not() {
         [
             "19:50 provider/gemini-enum-type",
             "19:53 provider/gemini-enum-type",
-            "20:11 provider/openai-strict-free-form",
+            "20:40 provider/gemini-keyword",
+            "20:40 provider/openai-strict-free-form",
         ]
     );
     // Plain OpenAI accepts both tools; MCP too.
