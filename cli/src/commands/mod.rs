@@ -9,5 +9,6 @@ pub mod generate;
 pub mod lint;
 pub mod rules;
 pub mod run;
+pub mod schema;
 pub mod serve;
 pub mod signals;

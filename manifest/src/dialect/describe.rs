@@ -232,11 +232,7 @@ impl File<'_> {
             ));
             return None;
         };
-        let allowed: &[&str] = if catalog {
-            &CATALOG_KEYS
-        } else {
-            &REQUIRED
-        };
+        let allowed: &[&str] = if catalog { &CATALOG_KEYS } else { &REQUIRED };
         for m in members {
             if allowed.contains(&m.key.as_str()) {
                 continue;

@@ -43,7 +43,11 @@ fn present(name: &str) -> Value {
         .chars()
         .map(|c| {
             let (l, u) = (c.to_ascii_lowercase(), c.to_ascii_uppercase());
-            if l == u { c.to_string() } else { format!("[{l}{u}]") }
+            if l == u {
+                c.to_string()
+            } else {
+                format!("[{l}{u}]")
+            }
         })
         .collect();
     json!({
@@ -69,9 +73,13 @@ fn description(key: &str) -> Option<&'static str> {
         "name" => "Unique tool name (required, non-empty).",
         "description" => "Short human description.",
         "schema" => "JSON Schema for the tool parameters (passed to the model as `parameters`).",
-        "command" => "Argv vector (required, at least the program). A relative program must start with `./tools/bin/NAME`; it is resolved against this file's directory. The call's JSON arguments go to stdin.",
+        "command" => {
+            "Argv vector (required, at least the program). A relative program must start with `./tools/bin/NAME`; it is resolved against this file's directory. The call's JSON arguments go to stdin."
+        }
         "timeoutSec" => "Per-call timeout in seconds; 0 or absent: the CLI's `-timeout`.",
-        "envPassthrough" => "Environment variables passed from the parent (names are upper-cased and must match `[A-Z_][A-Z0-9_]*`).",
+        "envPassthrough" => {
+            "Environment variables passed from the parent (names are upper-cased and must match `[A-Z_][A-Z0-9_]*`)."
+        }
         _ => return None,
     })
 }

@@ -84,12 +84,18 @@ fn prefix_pattern() -> String {
 
 fn description(key: &str) -> Option<&'static str> {
     Some(match key {
-        "profile" => "Skill profile(s) for every SKILL.md, comma-separated (default: found from where it lives).",
+        "profile" => {
+            "Skill profile(s) for every SKILL.md, comma-separated (default: found from where it lives)."
+        }
         "dialect" => "Read the matching files as this dialect.",
         "providers" => "Check every tool against these providers too.",
         "exclude" => "Files left out (globs below this directory; `**` crosses directories).",
-        "rules" => "Rule severities: \"off\" | \"note\" | \"warning\" | \"error\"; `dialect/*` sets a whole dialect.",
-        "overrides" => "Settings for the files matching `paths`; later entries win over earlier ones and over the top level.",
+        "rules" => {
+            "Rule severities: \"off\" | \"note\" | \"warning\" | \"error\"; `dialect/*` sets a whole dialect."
+        }
+        "overrides" => {
+            "Settings for the files matching `paths`; later entries win over earlier ones and over the top level."
+        }
         "allow" => "Accept one finding in a file that has no comments (JSON), with the reason.",
         "paths" => "Globs below the directory of toolsmith.toml.",
         "path" => "The file, relative to the directory of toolsmith.toml.",

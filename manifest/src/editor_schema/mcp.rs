@@ -7,22 +7,46 @@ use serde_json::{Map, Value, json};
 
 /// The keys of an MCP `Tool`, with their schemas and descriptions.
 const TOOL: &[(&str, &str)] = &[
-    ("name", "Unique name of the tool (SHOULD be 1–128 characters of `[A-Za-z0-9_.-]`)."),
+    (
+        "name",
+        "Unique name of the tool (SHOULD be 1–128 characters of `[A-Za-z0-9_.-]`).",
+    ),
     ("title", "A human-readable name for display."),
     ("description", "What the tool does, for the model."),
-    ("inputSchema", "JSON Schema (an object schema, never null) of the arguments; draft 2020-12 without `$schema`."),
-    ("outputSchema", "JSON Schema of `structuredContent` in the result."),
-    ("annotations", "Hints about the tool's behaviour (untrusted unless the server is trusted)."),
+    (
+        "inputSchema",
+        "JSON Schema (an object schema, never null) of the arguments; draft 2020-12 without `$schema`.",
+    ),
+    (
+        "outputSchema",
+        "JSON Schema of `structuredContent` in the result.",
+    ),
+    (
+        "annotations",
+        "Hints about the tool's behaviour (untrusted unless the server is trusted).",
+    ),
     ("icons", "Icons for display."),
     ("_meta", "Extension metadata."),
 ];
 /// The keys of `annotations`.
 const ANNOTATIONS: &[(&str, &str)] = &[
     ("title", "A human-readable name for display."),
-    ("readOnlyHint", "The tool does not modify its environment (default false)."),
-    ("destructiveHint", "The tool may perform destructive updates (default true; meaningful only when not read-only)."),
-    ("idempotentHint", "Calling it again with the same arguments has no further effect (default false)."),
-    ("openWorldHint", "The tool interacts with an open world of external entities (default true)."),
+    (
+        "readOnlyHint",
+        "The tool does not modify its environment (default false).",
+    ),
+    (
+        "destructiveHint",
+        "The tool may perform destructive updates (default true; meaningful only when not read-only).",
+    ),
+    (
+        "idempotentHint",
+        "Calling it again with the same arguments has no further effect (default false).",
+    ),
+    (
+        "openWorldHint",
+        "The tool interacts with an open world of external entities (default true).",
+    ),
 ];
 /// The keys that must be present in a `Tool`.
 const REQUIRED: [&str; 2] = ["name", "inputSchema"];
@@ -35,7 +59,10 @@ pub(super) fn schema() -> Value {
     let mut root = Map::new();
     root.insert(
         "tools".into(),
-        described(array(object(tool, &REQUIRED, false)), Some("The tools the server offers.")),
+        described(
+            array(object(tool, &REQUIRED, false)),
+            Some("The tools the server offers."),
+        ),
     );
     root.insert(
         "nextCursor".into(),
