@@ -40,6 +40,8 @@ enum Command {
     Rules(commands::rules::Args),
     /// Show the settings toolsmith.toml gives a file (`--print PATH`).
     Config(commands::config::Args),
+    /// Print the JSON Schema of a kind of file, for editors (completion and hover).
+    Schema(commands::schema::Args),
     /// Print the Rust code the `tools!` macro generates for a manifest.
     Gen(commands::generate::Args),
     /// Run one tool call and print its outcome as JSON.
@@ -62,6 +64,7 @@ pub fn main() -> ExitCode {
         Command::Lint(args) => commands::lint::run(&args),
         Command::Rules(args) => commands::rules::run(&args),
         Command::Config(args) => commands::config::run(&args),
+        Command::Schema(args) => commands::schema::run(&args),
         Command::Gen(args) => commands::generate::run(&args),
         Command::Export(args) => commands::export::run(&args),
         Command::Run(args) => return commands::run::run(&args),

@@ -22,6 +22,7 @@ pub mod corpus;
 pub mod diagnostic;
 pub mod dialect;
 pub mod document;
+pub mod editor_schema;
 pub mod fix;
 pub mod frontmatter;
 pub mod input;

@@ -10,5 +10,6 @@ pub mod lint;
 pub mod live;
 pub mod rules;
 pub mod run;
+pub mod schema;
 pub mod serve;
 pub mod signals;

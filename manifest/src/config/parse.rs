@@ -32,7 +32,7 @@ pub const OVERRIDE_KEYS: &[&str] = &["paths", "profile", "dialect", "providers",
 pub const ALLOW_KEYS: &[&str] = &["path", "rule", "pointer", "reason"];
 
 /// The `dialect` values.
-const DIALECTS: &[(&str, DialectChoice)] = &[
+pub const DIALECTS: &[(&str, DialectChoice)] = &[
     ("chai", DialectChoice::Chai),
     ("agentcli", DialectChoice::Agentcli),
     ("describe", DialectChoice::Describe),

@@ -81,7 +81,10 @@ pub static RULES: &[&Rule] = &[
     &UNKNOWN_KEY,
 ];
 
-const REQUIRED: [&str; 3] = ["name", "description", "parameters"];
+/// The keys of `--describe` output (all required).
+pub const REQUIRED: [&str; 3] = ["name", "description", "parameters"];
+/// The keys of a catalog entry (`path` is optional).
+pub const CATALOG_KEYS: [&str; 4] = ["name", "description", "parameters", "path"];
 
 /// Checks the describe files of one directory together (duplicate names across files).
 ///
@@ -229,11 +232,7 @@ impl File<'_> {
             ));
             return None;
         };
-        let allowed: &[&str] = if catalog {
-            &["name", "description", "parameters", "path"]
-        } else {
-            &REQUIRED
-        };
+        let allowed: &[&str] = if catalog { &CATALOG_KEYS } else { &REQUIRED };
         for m in members {
             if allowed.contains(&m.key.as_str()) {
                 continue;

@@ -30,7 +30,7 @@ pub static KEY_CASE: Rule = Rule::warning(
 );
 
 /// The JSON field names of goagent's `ToolSpec`.
-pub(super) const TOOL_FIELDS: [&str; 6] = [
+pub const TOOL_FIELDS: [&str; 6] = [
     "name",
     "description",
     "schema",

@@ -73,8 +73,10 @@ pub static NORMALIZE_NEWLINES_IGNORED: Rule = Rule::warning(
     "`normalizeNewlines` was removed in chai v0.5 and is ignored there",
 );
 
-const LEGACY_KINDS: &[&str] = &["positional", "flag", "flagifboolean"];
-const V05_KINDS: &[&str] = &[
+/// The argument kinds legacy chai knows.
+pub const LEGACY_KINDS: &[&str] = &["positional", "flag", "flagifboolean"];
+/// The argument kinds chai v0.5 knows.
+pub const V05_KINDS: &[&str] = &[
     "positional",
     "flag",
     "flagifboolean",
