@@ -52,6 +52,7 @@ fn fixture_entry_points() -> Vec<PathBuf> {
             } else if name == "tools.json"
                 || name.ends_with(".tools.json")
                 || name.ends_with(".mcp-tools.json")
+                || name.ends_with(".snap")
                 || name.ends_with(".describe.json")
                 || name == "SKILL.md"
                 || name.ends_with(".skill.md")
@@ -160,7 +161,7 @@ fn generated_code_passes_clippy_pedantic_under_deny_warnings() {
             "// corpus {shown}\nmod mcp_{i:03} {{\n    include!({file:?});\n}}\n"
         ));
     }
-    let mcp = workspace().join("fixtures/mcp/valid/list/server.mcp-tools.json");
+    let mcp = workspace().join("fixtures/mcp/valid/list/server.snap");
     lib.push_str(&format!(
         "/// `tools!` of an MCP tool list in a public module.\npub mod macro_mcp {{\n    toolsmith::tools!({:?});\n}}\n",
         mcp.to_str().expect("UTF-8 path")

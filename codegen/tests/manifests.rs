@@ -142,8 +142,7 @@ fn an_mcp_list_with_errors_fails_with_its_errors_and_mcp_stand_ins() {
 
 #[test]
 fn lint_load_still_refuses_an_mcp_list_that_the_generator_accepts() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../fixtures/mcp/valid/list/server.mcp-tools.json");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/mcp/valid/list/server.snap");
     let options = toolsmith_manifest::lint::Options::default();
     let failure = toolsmith_manifest::lint::load(&path, "server.mcp-tools.json", &options)
         .expect_err("refused");

@@ -9,19 +9,19 @@
 #[deny(warnings, missing_docs)]
 /// A `tools/list` result.
 pub mod server {
-    toolsmith::tools!("../fixtures/mcp/valid/list/server.mcp-tools.json");
+    toolsmith::tools!("../fixtures/mcp/valid/list/server.snap");
 }
 
 #[deny(warnings, missing_docs)]
 /// A JSON-RPC response carrying a `tools/list` result.
 pub mod envelope {
-    toolsmith::tools!("../fixtures/mcp/valid/jsonrpc-envelope/response.mcp-tools.json");
+    toolsmith::tools!("../fixtures/mcp/valid/jsonrpc-envelope/response.snap");
 }
 
 #[deny(warnings, missing_docs)]
 /// One tool object (a github-mcp-server `.snap`).
 pub mod one {
-    toolsmith::tools!("../fixtures/mcp/valid/one-tool/get_weather.mcp-tools.json");
+    toolsmith::tools!("../fixtures/mcp/valid/one-tool/get_weather.snap");
 }
 
 use serde_json::{Map, Value, json};
@@ -173,10 +173,9 @@ fn fixture(path: &str) -> std::path::PathBuf {
 #[test]
 fn the_runtime_still_refuses_to_load_an_mcp_list() {
     for path in [
-        "list/server.mcp-tools.json",
-        "array/tools.json",
-        "array",
-        "one-tool/get_weather.mcp-tools.json",
+        "list/server.snap",
+        "array/array.snap",
+        "one-tool/get_weather.snap",
     ] {
         let err = Runtime::load(&fixture(path), Policy::default()).unwrap_err();
         assert_eq!(err.diagnostics.len(), 1, "{path}: {err}");
@@ -190,13 +189,10 @@ fn the_runtime_still_refuses_to_load_an_mcp_list() {
 
 #[test]
 fn the_model_of_an_mcp_list_adds_no_runnable_tool() {
-    let path = fixture("list/server.mcp-tools.json");
-    let loaded = toolsmith::manifest::lint::load_for_bindings(
-        &path,
-        "server.mcp-tools.json",
-        &Default::default(),
-    )
-    .expect("the fixture loads for bindings");
+    let path = fixture("list/server.snap");
+    let loaded =
+        toolsmith::manifest::lint::load_for_bindings(&path, "server.snap", &Default::default())
+            .expect("the fixture loads for bindings");
     assert_eq!(loaded.manifest.tools.len(), 3);
     let mut runtime = Runtime::new(Policy::default());
     runtime.add_manifest(&loaded.manifest);

@@ -1,5 +1,5 @@
 mod github {
-    toolsmith::tools!("../fixtures/mcp/valid/list/server.mcp-tools.json");
+    toolsmith::tools!("../fixtures/mcp/valid/list/server.snap");
 }
 
 // The tools of an MCP list run on their server: the bindings parse calls and
