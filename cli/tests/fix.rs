@@ -52,6 +52,7 @@ fn snapshot(name: &str, actual: &str) {
 
 /// (case, where the file goes, extra lint arguments)
 const CASES: &[(&str, &str, &[&str])] = &[
+    ("trailing-whitespace", "notes/SKILL.md", &[]),
     ("version-new-metadata", "notes/SKILL.md", &[]),
     ("version-into-metadata", "notes/SKILL.md", &[]),
     (

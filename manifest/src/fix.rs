@@ -7,6 +7,7 @@
 //! | `provider/openai-strict-additional-properties` | adds `"additionalProperties": false` to an object that has `properties` |
 //! | `skill/allowed-tools-form` | rewrites a YAML list or a comma-separated `allowed-tools` as the space-separated string the spec wants |
 //! | `skill/unknown-field` | moves a top-level `version` to `metadata.version` (the other unknown fields are not fixable) |
+//! | `frontmatter/trailing-whitespace` | removes the spaces and tabs at the end of a frontmatter line (never inside a block scalar: the rule does not report those) |
 //!
 //! A fix is offered only when the edit is certain to keep the meaning
 //! (plain scalars, no comments on the lines it rewrites); otherwise the
@@ -36,6 +37,10 @@ pub struct Fix {
 
 /// The rules with a fix, and what it does (`toolsmith rules` shows it).
 pub const FIXABLE: &[(&str, &str)] = &[
+    (
+        "frontmatter/trailing-whitespace",
+        "removes the trailing spaces and tabs",
+    ),
     (
         "json/duplicate-key",
         "removes the repeated member when both values are equal",
@@ -70,6 +75,10 @@ pub fn fix(d: &Diagnostic) -> Option<Fix> {
         "provider/openai-strict-additional-properties" => additional_properties(text, &d.pointer)?,
         "skill/allowed-tools-form" => allowed_tools(text, d.span)?,
         "skill/unknown-field" if d.pointer == "/version" => version(text, d.span)?,
+        "frontmatter/trailing-whitespace" => vec![Edit {
+            span: d.span,
+            text: String::new(),
+        }],
         _ => return None,
     };
     Some(Fix {

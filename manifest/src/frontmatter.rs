@@ -26,7 +26,63 @@ pub static INNER_DELIMITER: Rule = Rule::warning(
 );
 
 /// The frontmatter rules.
-pub static RULES: &[&Rule] = &[&MISSING, &UNTERMINATED, &INNER_DELIMITER];
+pub static TRAILING_WHITESPACE: Rule = Rule::note(
+    "frontmatter/trailing-whitespace",
+    "frontmatter",
+    "a frontmatter line ends in spaces or tabs (outside a block scalar, where YAML drops them; `--fix` removes them)",
+);
+pub static RULES: &[&Rule] = &[
+    &MISSING,
+    &UNTERMINATED,
+    &INNER_DELIMITER,
+    &TRAILING_WHITESPACE,
+];
+
+/// The trailing spaces and tabs of the lines of `yaml` (frontmatter text
+/// starting at `offset` in the file), leaving out the lines of block
+/// scalars (`|`, `>`), where they are content.
+///
+/// ```
+/// use toolsmith_manifest::frontmatter::trailing_whitespace;
+/// let yaml = "name: a  \nbody: |\n  kept  \nnext: b\t\n";
+/// let spans = trailing_whitespace(yaml, 4);
+/// let cut: Vec<&str> = spans.iter().map(|s| &yaml[s.start - 4..s.end - 4]).collect();
+/// assert_eq!(cut, ["  ", "\t"]);
+/// ```
+pub fn trailing_whitespace(yaml: &str, offset: usize) -> Vec<Span> {
+    let indent = |l: &str| l.len() - l.trim_start_matches(' ').len();
+    let mut out = Vec::new();
+    let mut block: Option<usize> = None;
+    let mut at = 0;
+    for line in yaml.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let content = line.trim_end_matches('\n').trim_end_matches('\r');
+        let blank = content.trim().is_empty();
+        if let Some(header) = block {
+            if blank || indent(content) > header {
+                continue;
+            }
+            block = None;
+        }
+        let kept = content.trim_end_matches([' ', '\t']);
+        if kept.len() < content.len() && !blank {
+            out.push(Span::new(
+                offset + start + kept.len(),
+                offset + start + content.len(),
+            ));
+        }
+        // `key: |`, `- >-`, `key: |2 # note`: a block scalar starts below.
+        let value = kept.split(" #").next().unwrap_or(kept).trim_end();
+        let opens = value.rsplit([' ', ':', '-']).next().is_some_and(|t| {
+            t.starts_with(['|', '>']) && t[1..].chars().all(|c| matches!(c, '+' | '-' | '1'..='9'))
+        }) && (value.contains(": ") || value.starts_with("- ") || value.ends_with(':'));
+        if opens {
+            block = Some(indent(content));
+        }
+    }
+    out
+}
 
 /// A file split into frontmatter and body. Offsets are bytes into the file.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -281,6 +281,17 @@ pub(crate) fn check_text(ctx: &mut Ctx<'_>) -> Option<(Node, Skill)> {
         .with_help("rephrase the value without `---` (for example `—`)");
         ctx.push_strict(f);
     }
+    for span in frontmatter::trailing_whitespace(fm.yaml, fm.yaml_offset) {
+        ctx.findings.push(
+            Finding::new(
+                &frontmatter::TRAILING_WHITESPACE,
+                span,
+                "",
+                "trailing whitespace at the end of a frontmatter line",
+            )
+            .with_help("remove it"),
+        );
+    }
     let parsed = yaml::parse(fm.yaml, fm.yaml_offset);
     ctx.findings.extend(parsed.findings);
     let root = parsed.root?;
