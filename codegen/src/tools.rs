@@ -412,89 +412,49 @@ fn describe_run(
 }
 
 fn tool_call(variants: &[Variant], exact: bool) -> TokenStream {
-    let exact = exact.then(|| quote!(Eq, Hash,));
     let json = json_path();
     let v: Vec<_> = variants.iter().map(|x| &x.variant).collect();
-    let a: Vec<_> = variants.iter().map(|x| &x.args).collect();
-    let n: Vec<_> = variants.iter().map(|x| &x.name).collect();
-    let parsed = variants.iter().filter_map(|x| {
-        let index = proc_macro2::Literal::usize_unsuffixed(x.index?);
-        let (variant, args) = (&x.variant, &x.args);
-        Some(
-            quote!(#index => <#args as __ts::JsonObject>::from_object(object).map(Self::#variant),),
-        )
-    });
-    let scrutinee = if variants.is_empty() {
-        quote!(*self)
-    } else {
-        quote!(self)
-    };
+    let scrutinee = scrutinee(variants);
     // Without variants the match is `!`, which must not be an argument.
     let arguments = if variants.is_empty() {
         quote!(match *self {})
     } else {
         quote!(__ts::object_value(match self { #(Self::#v(args) => __ts::JsonObject::to_object(args)),* }))
     };
-    quote! {
-        /// A call of one of the manifest's tools, with typed arguments.
-        #[derive(Debug, Clone, PartialEq, #exact)]
-        pub enum ToolCall {
-            #(#[doc = concat!("`", #n, "`")] #v(#a)),*
+    let methods = quote! {
+        /// How to run the call.
+        ///
+        /// # Errors
+        ///
+        /// When the arguments cannot become a command (see `ArgvError`).
+        pub fn invocation(&self) -> __ts::Result<__ts::Invocation, __ts::ArgvError> {
+            match #scrutinee { #(Self::#v(args) => __ts::Tool::invocation(args)),* }
         }
-        #[allow(dead_code)]
-        impl ToolCall {
-            /// Parses a model's call: the name must be one of the manifest's
-            /// tools, the arguments (JSON text) must satisfy its schema.
-            ///
-            /// # Errors
-            ///
-            /// An unknown tool, arguments that are not JSON, or that do not
-            /// satisfy the tool's schema or fit its type.
-            #[allow(clippy::match_single_binding)]
-            pub fn parse(name: &str, arguments: &str) -> __ts::Result<Self, __ts::CallError> {
-                let (index, object) = __BINDINGS.parse(name, arguments)?;
-                __BINDINGS.typed(index, match index {
-                    #(#parsed)*
-                    _ => __ts::Err(__ts::Bindings::no_tool(object)),
-                })
-            }
-            /// The tool's wire name.
-            #[must_use]
-            pub fn name(&self) -> &'static str {
-                match #scrutinee { #(Self::#v(_) => <#a as __ts::Tool>::NAME),* }
-            }
-            /// How to run the call.
-            ///
-            /// # Errors
-            ///
-            /// When the arguments cannot become a command (see `ArgvError`).
-            pub fn invocation(&self) -> __ts::Result<__ts::Invocation, __ts::ArgvError> {
-                match #scrutinee { #(Self::#v(args) => __ts::Tool::invocation(args)),* }
-            }
-            /// The arguments as JSON.
-            #[must_use]
-            pub fn arguments(&self) -> #json::Value {
-                #arguments
-            }
-            /// What the call would run under `runtime`'s policy (program, argv,
-            /// stdin, working directory, temp files, output pipeline), without
-            /// running it; `runtime.run_plan(plan)` runs exactly that.
-            ///
-            /// # Errors
-            ///
-            /// The runtime's refusal.
-            pub fn plan(&self, runtime: &__ts::Runtime) -> __ts::Result<__ts::Plan, __ts::Refusal> {
-                runtime.plan(self)
-            }
-            /// Runs the call: `runtime.run_call(self)`.
-            ///
-            /// # Errors
-            ///
-            /// The runtime's refusal.
-            pub fn run(&self, runtime: &__ts::Runtime) -> __ts::Result<__ts::Outcome, __ts::Refusal> {
-                runtime.run_call(self)
-            }
+        /// The arguments as JSON.
+        #[must_use]
+        pub fn arguments(&self) -> #json::Value {
+            #arguments
         }
+        /// What the call would run under `runtime`'s policy (program, argv,
+        /// stdin, working directory, temp files, output pipeline), without
+        /// running it; `runtime.run_plan(plan)` runs exactly that.
+        ///
+        /// # Errors
+        ///
+        /// The runtime's refusal.
+        pub fn plan(&self, runtime: &__ts::Runtime) -> __ts::Result<__ts::Plan, __ts::Refusal> {
+            runtime.plan(self)
+        }
+        /// Runs the call: `runtime.run_call(self)`.
+        ///
+        /// # Errors
+        ///
+        /// The runtime's refusal.
+        pub fn run(&self, runtime: &__ts::Runtime) -> __ts::Result<__ts::Outcome, __ts::Refusal> {
+            runtime.run_call(self)
+        }
+    };
+    let call_impl = quote! {
         impl __ts::Call for ToolCall {
             fn name(&self) -> &str {
                 ToolCall::name(self)
@@ -503,23 +463,99 @@ fn tool_call(variants: &[Variant], exact: bool) -> TokenStream {
                 ToolCall::invocation(self)
             }
         }
-        #(impl ::std::convert::From<#a> for ToolCall {
-            fn from(args: #a) -> Self { Self::#v(args) }
-        })*
-        /// The tools as a model expects them (the `OpenAI` function-tool
-        /// shape); `definitions_for(provider)` gives a provider's request format.
-        #[allow(dead_code)]
-        #[must_use]
-        pub fn definitions() -> #json::Value {
-            __BINDINGS.definitions()
-        }
-    }
+    };
+    call_enum(
+        variants,
+        exact,
+        &CallKind {
+            enum_doc: &[" A call of one of the manifest's tools, with typed arguments."],
+            parse_doc: &[
+                " Parses a model's call: the name must be one of the manifest's",
+                " tools, the arguments (JSON text) must satisfy its schema.",
+            ],
+            name_doc: &[" The tool's wire name."],
+            name_trait: quote!(__ts::Tool),
+            methods,
+            after: call_impl,
+        },
+    )
 }
 
 /// `ToolCall` of an MCP tool list: parsing, the name and the arguments,
 /// `to_mcp_arguments()`; no invocation, plan or run, and no `impl Call`, so
 /// `Runtime::run_call` does not compile with it.
 fn mcp_tool_call(variants: &[Variant], exact: bool) -> TokenStream {
+    let json = json_path();
+    let v: Vec<_> = variants.iter().map(|x| &x.variant).collect();
+    let object = if variants.is_empty() {
+        quote!(match *self {})
+    } else {
+        quote!(match self { #(Self::#v(args) => __ts::McpTool::to_mcp_arguments(args)),* })
+    };
+    let methods = quote! {
+        /// The arguments as the JSON object of an MCP `tools/call`
+        /// request (`params.arguments`): the required fields and the
+        /// optional ones that are set.
+        #[must_use]
+        pub fn to_mcp_arguments(&self) -> #json::Map<__ts::String, #json::Value> {
+            #object
+        }
+        /// The arguments as JSON (the object of `to_mcp_arguments()`).
+        #[must_use]
+        pub fn arguments(&self) -> #json::Value {
+            #json::Value::Object(self.to_mcp_arguments())
+        }
+    };
+    call_enum(
+        variants,
+        exact,
+        &CallKind {
+            enum_doc: &[
+                " A call of one of the MCP server's tools, with typed arguments.",
+                "",
+                " These tools run on their MCP server, not in this program: there",
+                " is no `invocation()`, `plan()` or `run()`, and `ToolCall` is no",
+                " `toolsmith::Call`, so `Runtime::run_call` does not accept it.",
+                " Send `to_mcp_arguments()` as the `arguments` of a `tools/call`",
+                " request for `name()`.",
+            ],
+            parse_doc: &[
+                " Parses a model's call: the name must be one of the server's",
+                " tools, the arguments (JSON text) must satisfy its `inputSchema`.",
+            ],
+            name_doc: &[" The tool's wire name: the `name` of the `tools/call` request."],
+            name_trait: quote!(__ts::McpTool),
+            methods,
+            after: TokenStream::new(),
+        },
+    )
+}
+
+/// What differs between the `ToolCall` of a manifest and of an MCP list.
+struct CallKind {
+    enum_doc: &'static [&'static str],
+    parse_doc: &'static [&'static str],
+    name_doc: &'static [&'static str],
+    /// The trait whose `NAME` the argument types carry.
+    name_trait: TokenStream,
+    /// The methods after `parse` and `name`.
+    methods: TokenStream,
+    /// Items after the `impl ToolCall` block.
+    after: TokenStream,
+}
+
+/// `*self` when the enum has no variants (the match is then empty).
+fn scrutinee(variants: &[Variant]) -> TokenStream {
+    if variants.is_empty() {
+        quote!(*self)
+    } else {
+        quote!(self)
+    }
+}
+
+/// The `ToolCall` enum with `parse`, `name`, the kind's methods, the
+/// `From` impls and `definitions()`.
+fn call_enum(variants: &[Variant], exact: bool, kind: &CallKind) -> TokenStream {
     let exact = exact.then(|| quote!(Eq, Hash,));
     let json = json_path();
     let v: Vec<_> = variants.iter().map(|x| &x.variant).collect();
@@ -532,32 +568,24 @@ fn mcp_tool_call(variants: &[Variant], exact: bool) -> TokenStream {
             quote!(#index => <#args as __ts::JsonObject>::from_object(object).map(Self::#variant),),
         )
     });
-    let scrutinee = if variants.is_empty() {
-        quote!(*self)
-    } else {
-        quote!(self)
-    };
-    let object = if variants.is_empty() {
-        quote!(match *self {})
-    } else {
-        quote!(match self { #(Self::#v(args) => __ts::McpTool::to_mcp_arguments(args)),* })
-    };
+    let scrutinee = scrutinee(variants);
+    let CallKind {
+        enum_doc,
+        parse_doc,
+        name_doc,
+        name_trait,
+        methods,
+        after,
+    } = kind;
     quote! {
-        /// A call of one of the MCP server's tools, with typed arguments.
-        ///
-        /// These tools run on their MCP server, not in this program: there
-        /// is no `invocation()`, `plan()` or `run()`, and `ToolCall` is no
-        /// `toolsmith::Call`, so `Runtime::run_call` does not accept it.
-        /// Send `to_mcp_arguments()` as the `arguments` of a `tools/call`
-        /// request for `name()`.
+        #(#[doc = #enum_doc])*
         #[derive(Debug, Clone, PartialEq, #exact)]
         pub enum ToolCall {
             #(#[doc = concat!("`", #n, "`")] #v(#a)),*
         }
         #[allow(dead_code)]
         impl ToolCall {
-            /// Parses a model's call: the name must be one of the server's
-            /// tools, the arguments (JSON text) must satisfy its `inputSchema`.
+            #(#[doc = #parse_doc])*
             ///
             /// # Errors
             ///
@@ -571,24 +599,14 @@ fn mcp_tool_call(variants: &[Variant], exact: bool) -> TokenStream {
                     _ => __ts::Err(__ts::Bindings::no_tool(object)),
                 })
             }
-            /// The tool's wire name: the `name` of the `tools/call` request.
+            #(#[doc = #name_doc])*
             #[must_use]
             pub fn name(&self) -> &'static str {
-                match #scrutinee { #(Self::#v(_) => <#a as __ts::McpTool>::NAME),* }
+                match #scrutinee { #(Self::#v(_) => <#a as #name_trait>::NAME),* }
             }
-            /// The arguments as the JSON object of an MCP `tools/call`
-            /// request (`params.arguments`): the required fields and the
-            /// optional ones that are set.
-            #[must_use]
-            pub fn to_mcp_arguments(&self) -> #json::Map<__ts::String, #json::Value> {
-                #object
-            }
-            /// The arguments as JSON (the object of `to_mcp_arguments()`).
-            #[must_use]
-            pub fn arguments(&self) -> #json::Value {
-                #json::Value::Object(self.to_mcp_arguments())
-            }
+            #methods
         }
+        #after
         #(impl ::std::convert::From<#a> for ToolCall {
             fn from(args: #a) -> Self { Self::#v(args) }
         })*
