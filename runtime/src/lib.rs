@@ -35,6 +35,7 @@ pub mod context;
 mod descendants;
 pub mod outcome;
 pub mod output;
+mod pipes;
 pub mod plan;
 pub mod policy;
 mod process;

@@ -1,19 +1,22 @@
 //! The spawn engine: argv only, its own session and process group, only
 //! stdin/stdout/stderr inherited, cleared environment,
-//! null or threaded stdin, bounded capture, deadline, group kill, reap, and a
+//! null or threaded stdin, bounded capture read on the calling thread
+//! ([`crate::pipes`]), deadline, group kill, reap, and a
 //! bounded drain of the pipes.
 
-use crate::capture::{Capture, Rendered};
+use crate::capture::Rendered;
 use crate::outcome::{Outcome, Status};
+use crate::pipes::Pipes;
 use crate::policy::{MAX_DRAIN, MAX_TIMEOUT};
 use std::ffi::OsString;
-use std::io::{Read, Write};
+use std::io::Write;
+use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 /// A cancel token: [`CancelToken::cancel`] from any thread ends the calls that hold a clone.
@@ -97,8 +100,8 @@ impl Spec {
         let ptr = std::mem::size_of::<usize>();
         let home = match &self.home {
             Some(home) => home.as_os_str().len(),
-            // `<temp dir>/toolsmith-home-XXXXXX`
-            None => std::env::temp_dir().as_os_str().len() + 22,
+            // `<home base>/toolsmith-home-XXXXXX`
+            None => home_base().as_os_str().len() + 22,
         };
         let strings = std::iter::once(self.program.as_os_str().len())
             .chain(self.args.iter().map(String::len))
@@ -106,6 +109,33 @@ impl Spec {
             .chain(std::iter::once("HOME=".len() + home));
         strings.map(|n| n + 1 + ptr).sum()
     }
+}
+
+/// Where a call's private `HOME` is made: `$XDG_RUNTIME_DIR` (the user's
+/// own 0700 runtime directory) when set, else `/dev/shm`, else the temp
+/// directory. The first two are memory file systems: on a disk file system
+/// the `rmdir` after each call can cost milliseconds (ext4 mounted with
+/// `discard` waits for the device), more than the rest of the call.
+pub(crate) fn home_base() -> PathBuf {
+    let runtime_dir = std::env::var_os("XDG_RUNTIME_DIR")
+        .map(PathBuf::from)
+        .filter(|d| d.is_absolute());
+    [runtime_dir, Some(PathBuf::from("/dev/shm"))]
+        .into_iter()
+        .flatten()
+        .find(|d| is_writable_dir(d))
+        .unwrap_or_else(std::env::temp_dir)
+}
+
+/// True when `dir` is a directory this process may create entries in.
+fn is_writable_dir(dir: &std::path::Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(path) = std::ffi::CString::new(dir.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: `path` is a valid NUL-terminated string.
+    let writable = unsafe { libc::access(path.as_ptr(), libc::W_OK | libc::X_OK) } == 0;
+    writable && dir.is_dir()
 }
 
 /// How often a heartbeat is reported while a call runs.
@@ -126,7 +156,7 @@ pub(crate) fn execute(
             tempfile::Builder::new()
                 .prefix("toolsmith-home-")
                 .permissions(std::fs::Permissions::from_mode(0o700))
-                .tempdir()?,
+                .tempdir_in(home_base())?,
         ),
     };
     let home = spec
@@ -312,9 +342,11 @@ fn supervise(
             let _ = pipe.write_all(&data);
         });
     }
-    let (tx, rx) = mpsc::channel();
-    let out = reader(child.stdout.take(), spec.max_output, tx.clone());
-    let err = reader(child.stderr.take(), spec.max_output, tx);
+    let mut pipes = Pipes::new(
+        child.stdout.take().map(OwnedFd::from),
+        child.stderr.take().map(OwnedFd::from),
+        spec.max_output,
+    );
 
     // Durations come from manifests and options: saturated (MAX_TIMEOUT,
     // MAX_DRAIN) so that `Instant + Duration` cannot overflow; a panic here
@@ -325,20 +357,15 @@ fn supervise(
     let mut last_beat = start;
     let mut backoff = Duration::from_micros(100);
     let ended = loop {
+        let slice = deadline
+            .saturating_duration_since(Instant::now())
+            .min(Duration::from_millis(50));
         // With a pidfd the child is seen exiting without being reaped, so the
-        // group id cannot be reused before the group kill below.
+        // group id cannot be reused before the group kill below. The output
+        // is read meanwhile, on this thread.
         match &pidfd {
             Some(fd) => {
-                let mut fds = [rustix::event::PollFd::new(fd, rustix::event::PollFlags::IN)];
-                let slice = deadline
-                    .saturating_duration_since(Instant::now())
-                    .min(Duration::from_millis(50));
-                let ts = rustix::event::Timespec {
-                    tv_sec: 0,
-                    tv_nsec: i64::try_from(slice.as_nanos()).unwrap_or(50_000_000),
-                };
-                let ready = rustix::event::poll(&mut fds, Some(&ts)).unwrap_or(0);
-                if ready > 0 && !fds[0].revents().is_empty() {
+                if pipes.wait(Some(fd.as_fd()), slice) {
                     break None;
                 }
             }
@@ -346,7 +373,7 @@ fn supervise(
                 if child.try_wait()?.is_some() {
                     break None;
                 }
-                std::thread::sleep(backoff);
+                pipes.wait(None, backoff.min(slice));
                 backoff = (backoff * 2).min(Duration::from_millis(10));
             }
         }
@@ -379,18 +406,9 @@ fn supervise(
         crate::descendants::kill_leftovers(call_id, pid.as_raw_nonzero().get(), &tree);
     }
 
-    let drain_deadline = Instant::now() + spec.drain.min(MAX_DRAIN);
-    let mut finished = 0;
-    while finished < 2 {
-        let left = drain_deadline.saturating_duration_since(Instant::now());
-        match rx.recv_timeout(left) {
-            Ok(()) => finished += 1,
-            Err(_) => break,
-        }
-    }
-    let output_incomplete = finished < 2;
-    let stdout = snapshot(&out);
-    let stderr = snapshot(&err);
+    pipes.drain(Instant::now() + spec.drain.min(MAX_DRAIN));
+    let output_incomplete = pipes.is_open();
+    let (stdout, stderr) = pipes.render();
     Ok(build(
         status,
         ended,
@@ -429,41 +447,5 @@ fn build(
         duration,
         result: None,
         unenforced: Vec::new(),
-    }
-}
-
-type Shared = Arc<Mutex<Capture>>;
-
-/// Drains one pipe on its own thread into a bounded capture; signals `done` at EOF.
-fn reader<R: Read + Send + 'static>(pipe: Option<R>, cap: usize, done: mpsc::Sender<()>) -> Shared {
-    let shared: Shared = Arc::new(Mutex::new(Capture::new(cap)));
-    let Some(mut pipe) = pipe else {
-        let _ = done.send(());
-        return shared;
-    };
-    let target = Arc::clone(&shared);
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        loop {
-            match pipe.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => {
-                    if let Ok(mut c) = target.lock() {
-                        c.push(&buf[..n]);
-                    }
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(_) => break,
-            }
-        }
-        let _ = done.send(());
-    });
-    shared
-}
-
-fn snapshot(shared: &Shared) -> Rendered {
-    match shared.lock() {
-        Ok(c) => c.render(),
-        Err(poisoned) => poisoned.into_inner().render(),
     }
 }
