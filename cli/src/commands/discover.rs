@@ -20,7 +20,7 @@ pub struct DiscoverArgs {
 /// Prints the catalog (a JSON array) on stdout and a warning on stderr for
 /// every skipped executable. Exit 0, or 1 when DIR cannot be read.
 pub fn run(args: &DiscoverArgs) -> ExitCode {
-    let mut policy = match super::run::policy(None, None, false, &args.env) {
+    let mut policy = match super::policy_args::base_policy(None, None, false, &args.env) {
         Ok(p) => p,
         Err(msg) => {
             eprintln!("toolsmith: {msg}");
@@ -28,7 +28,7 @@ pub fn run(args: &DiscoverArgs) -> ExitCode {
         }
     };
     if let Some(secs) = args.timeout {
-        match super::run::timeout_option(secs) {
+        match super::policy_args::timeout_option(secs) {
             Ok(t) => policy.helper_timeout = t,
             Err(msg) => {
                 eprintln!("toolsmith: {msg}");

@@ -8,6 +8,7 @@ pub mod export;
 pub mod generate;
 pub mod lint;
 pub mod live;
+pub mod policy_args;
 pub mod rules;
 pub mod run;
 pub mod schema;

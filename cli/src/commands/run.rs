@@ -3,9 +3,7 @@
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
-use toolsmith::policy::MAX_TIMEOUT;
-use toolsmith::{Audit, CancelToken, Catalog, Policy, Refusal, Runtime, Sandbox};
+use toolsmith::{Audit, CancelToken, Catalog, Policy, Refusal, Runtime};
 
 /// Arguments of `toolsmith run`.
 #[derive(clap::Args, Debug, Clone)]
@@ -17,29 +15,8 @@ pub struct RunArgs {
     pub tool: String,
     /// The call's arguments as a JSON object.
     pub args_json: String,
-    /// Default timeout in seconds (a tool's `timeoutSec` overrides it).
-    #[arg(long, value_name = "SECS")]
-    pub timeout: Option<f64>,
-    /// Bytes retained per output stream (head and tail).
-    #[arg(long, value_name = "BYTES")]
-    pub max_output: Option<usize>,
-    /// Allow `resolveCommand` scripts from the skill's `scripts/` folder.
-    #[arg(long)]
-    pub allow_scripts: bool,
-    /// Set a variable for the tool (repeatable), e.g. `--env TOOLSMITH_STUB=1`.
-    #[arg(long = "env", value_name = "NAME=VALUE")]
-    pub env: Vec<String>,
-    /// Append audit events (JSON Lines) to this file.
-    #[arg(long, value_name = "FILE")]
-    pub audit: Option<PathBuf>,
-    /// A root of the path sandbox (repeatable): chai `readPath`/`writePath`/
-    /// `workingdir` values must resolve inside one. The first is where
-    /// relative paths start and the default working directory.
-    #[arg(long, value_name = "DIR")]
-    pub sandbox: Vec<PathBuf>,
-    /// Honour chai's `unsafePath` (parameters that skip every path check).
-    #[arg(long)]
-    pub allow_unsafe_path: bool,
+    #[command(flatten)]
+    pub call: super::policy_args::PolicyArgs,
     /// Print what the call would run (the plan) instead of running it.
     #[arg(long)]
     pub dry_run: bool,
@@ -58,12 +35,6 @@ pub struct RunArgs {
     /// With --simulated-output: run the `postProcess` program too.
     #[arg(long)]
     pub run_post_process: bool,
-    /// A secret replaced by `[REDACTED]` in every audit record and in a
-    /// printed refusal (repeatable).
-    #[arg(long, value_name = "VALUE")]
-    pub redact: Vec<String>,
-    #[command(flatten)]
-    pub confine: super::confine::ConfineArgs,
 }
 
 /// Exit codes: 0 success, 1 refused (unknown tool, not allowed, invalid
@@ -71,28 +42,12 @@ pub struct RunArgs {
 /// was cancelled by SIGTERM/SIGINT (or could not be started).
 pub fn run(args: &RunArgs) -> ExitCode {
     // Refusal texts can quote the secrets (an argument value, an option).
-    let shown = Policy {
-        redact: args.redact.clone(),
-        ..Policy::default()
-    };
+    let shown = args.call.redaction();
     let refused = |kind: &str, message: &str| refused(kind, &shown.redacted(message));
-    let mut policy = match policy(args.timeout, args.max_output, args.allow_scripts, &args.env) {
-        Ok(p) => Policy {
-            redact: args.redact.clone(),
-            ..p
-        },
+    let policy = match args.call.policy() {
+        Ok(p) => p,
         Err(msg) => return refused("invalid_option", &msg),
     };
-    if !args.sandbox.is_empty() {
-        match Sandbox::new(&args.sandbox) {
-            Ok(s) => policy.sandbox = s,
-            Err(e) => return refused("invalid_option", &format!("--sandbox: {e}")),
-        }
-    }
-    policy.allow_unsafe_path = args.allow_unsafe_path;
-    if let Err(msg) = args.confine.apply(&mut policy) {
-        return refused("invalid_option", &msg);
-    }
     let mut rt = match load(&args.path, policy) {
         Ok(rt) => rt,
         Err(msg) => return refused("invalid_manifest", &msg),
@@ -100,7 +55,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
     for w in rt.warnings() {
         eprintln!("warning: {w}");
     }
-    if let Some(path) = &args.audit {
+    if let Some(path) = &args.call.audit {
         match Audit::append_to(path) {
             Ok(a) => rt = rt.with_audit(a),
             Err(e) => {
@@ -176,54 +131,6 @@ fn refused(kind: &str, message: &str) -> ExitCode {
     eprintln!("toolsmith: refused: {message}");
     print_line(&json!({"status": "refused", "kind": kind, "error": message}).to_string());
     ExitCode::from(1)
-}
-
-/// The policy from the command-line options (shared with `discover`).
-pub(crate) fn policy(
-    timeout: Option<f64>,
-    max_output: Option<usize>,
-    allow_scripts: bool,
-    env: &[String],
-) -> Result<Policy, String> {
-    let mut policy = Policy {
-        allow_scripts,
-        ..Policy::default()
-    };
-    if let Some(secs) = timeout {
-        let t = timeout_option(secs)?;
-        policy.default_timeout = t;
-        policy.helper_timeout = policy.helper_timeout.min(t);
-    }
-    if let Some(max) = max_output {
-        policy.max_output = max;
-    }
-    for pair in env {
-        let (name, value) = pair
-            .split_once('=')
-            .ok_or_else(|| format!("--env expects NAME=VALUE, got {pair:?}"))?;
-        if toolsmith::policy::is_denied_env(name) {
-            return Err(format!(
-                "environment variable {name} may not be set for a tool"
-            ));
-        }
-        policy.set_env.insert(name.to_string(), value.to_string());
-    }
-    Ok(policy)
-}
-
-/// A `--timeout` in seconds: positive, finite and at most [`MAX_TIMEOUT`] (shared with `discover`).
-pub(crate) fn timeout_option(secs: f64) -> Result<Duration, String> {
-    // `{secs:?}` prints 1e300 as written, not as 301 digits.
-    if secs > MAX_TIMEOUT.as_secs_f64() {
-        return Err(format!(
-            "invalid --timeout {secs:?}: at most {} seconds",
-            MAX_TIMEOUT.as_secs()
-        ));
-    }
-    Duration::try_from_secs_f64(secs)
-        .ok()
-        .filter(|t| !t.is_zero())
-        .ok_or_else(|| format!("invalid --timeout {secs:?}: expected a positive number of seconds"))
 }
 
 /// A manifest file or directory, or a directory (or file) of self-describing executables.

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
-use toolsmith::{Policy, RiskPolicy, Sandbox};
+use toolsmith::RiskPolicy;
 
 /// How long shutdown waits for the calls in flight to be killed and reaped.
 const SHUTDOWN_BOUND: Duration = Duration::from_secs(10);
@@ -45,43 +45,15 @@ pub struct ServeArgs {
     /// approval of each call stands in for the confirmation.
     #[arg(long)]
     pub autorun: bool,
-    /// Default timeout in seconds (a tool's `timeoutSec` overrides it).
-    #[arg(long, value_name = "SECS")]
-    pub timeout: Option<f64>,
-    /// Bytes retained per output stream (head and tail).
-    #[arg(long, value_name = "BYTES")]
-    pub max_output: Option<usize>,
-    /// Allow `resolveCommand` scripts from the skill's `scripts/` folder.
-    #[arg(long)]
-    pub allow_scripts: bool,
-    /// Set a variable for the tools (repeatable), e.g. `--env TOOLSMITH_STUB=1`.
-    #[arg(long = "env", value_name = "NAME=VALUE")]
-    pub env: Vec<String>,
-    /// Append audit events (JSON Lines) of every call to this file.
-    #[arg(long, value_name = "FILE")]
-    pub audit: Option<PathBuf>,
-    /// A root of the path sandbox (repeatable), as for `toolsmith run`.
-    #[arg(long, value_name = "DIR")]
-    pub sandbox: Vec<PathBuf>,
-    /// Honour chai's `unsafePath` (parameters that skip every path check).
-    #[arg(long)]
-    pub allow_unsafe_path: bool,
-    /// A secret replaced by `[REDACTED]` in every audit record and in
-    /// refusal texts sent to the client (repeatable).
-    #[arg(long, value_name = "VALUE")]
-    pub redact: Vec<String>,
     #[command(flatten)]
-    pub confine: super::confine::ConfineArgs,
+    pub call: super::policy_args::PolicyArgs,
 }
 
 /// Exit codes: 0 when the client closed the session (stdio) or on
 /// SIGTERM/SIGINT; 1 refused to start (invalid option, unloadable manifest,
 /// tool name declared twice); 2 the transport failed (address in use).
 pub fn run(args: &ServeArgs) -> ExitCode {
-    let shown = Policy {
-        redact: args.redact.clone(),
-        ..Policy::default()
-    };
+    let shown = args.call.redaction();
     let (config, options) = match settings(args) {
         Ok(settings) => settings,
         Err(message) => return refused(&shown.redacted(&message)),
@@ -155,14 +127,7 @@ pub fn run(args: &ServeArgs) -> ExitCode {
 
 /// The tool-set configuration and session options from the flags.
 fn settings(args: &ServeArgs) -> Result<(Config, SessionOptions), String> {
-    let mut policy =
-        super::run::policy(args.timeout, args.max_output, args.allow_scripts, &args.env)?;
-    policy.redact = args.redact.clone();
-    if !args.sandbox.is_empty() {
-        policy.sandbox = Sandbox::new(&args.sandbox).map_err(|e| format!("--sandbox: {e}"))?;
-    }
-    policy.allow_unsafe_path = args.allow_unsafe_path;
-    args.confine.apply(&mut policy)?;
+    let policy = args.call.policy()?;
     let risk = match &args.risk {
         Some(path) => risk_policy(path)?,
         None => RiskPolicy::default(),
@@ -170,13 +135,13 @@ fn settings(args: &ServeArgs) -> Result<(Config, SessionOptions), String> {
     let config = Config {
         policy,
         risk: risk.clone(),
-        audit: args.audit.clone(),
+        audit: args.call.audit.clone(),
     };
     let options = SessionOptions {
         risk,
         autorun: args.autorun,
         watch: args.watch,
-        redact: args.redact.clone(),
+        redact: args.call.redact.clone(),
     };
     Ok((config, options))
 }
