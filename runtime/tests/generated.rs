@@ -261,6 +261,24 @@ fn parse_refuses_unknown_tools_and_lists_every_violation() {
     ));
 }
 
+/// A chai tool refuses a key its `properties` do not declare, whatever
+/// `additionalProperties` says (as chai and `Runtime::dispatch` do); other
+/// dialects follow the schema alone.
+#[test]
+fn parse_refuses_undeclared_keys_of_chai_tools_as_dispatch_does() {
+    let err = ToolCall::parse(
+        "notesmd_cli_search",
+        r#"{"query":"q","text":"t","bogus":1,"a/b":2}"#,
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "tool notesmd_cli_search: invalid arguments: at /bogus: undeclared parameter 'bogus' (not in schema); \
+         at /a~1b: undeclared parameter 'a/b' (not in schema)"
+    );
+    assert!(ToolCall::parse("get_weather", r#"{"city":"Oslo","units":"metric"}"#).is_ok());
+}
+
 #[test]
 fn round_trip_keeps_the_instance() {
     let instance = json!({"query": "q", "text": "t", "limit": 3, "mode": "2pass", "tags": ["x"], "recursive": false});

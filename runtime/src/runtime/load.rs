@@ -301,7 +301,7 @@ fn validate(entry: &Entry, arguments_json: &str) -> Result<Value, Refusal> {
         message: m.to_owned(),
     })?;
     if matches!(entry.tool.execution, Execution::Chai(_)) {
-        violations.extend(undeclared(&entry.tool.parameters, &args));
+        violations.extend(crate::tool::call::undeclared(&entry.tool.parameters, &args));
     }
     if !violations.is_empty() {
         return Err(CallError::InvalidArguments {
@@ -313,30 +313,6 @@ fn validate(entry: &Entry, arguments_json: &str) -> Result<Value, Refusal> {
     Ok(args)
 }
 
-/// chai refuses a top-level key that the schema's `properties` object does
-/// not declare, whatever `additionalProperties` says (dialects.md §2.1,
-/// v0.5 validation); without a `properties` object nothing is undeclared,
-/// and with `additionalProperties: false` the schema already says so.
-fn undeclared(schema: &Value, args: &Value) -> Vec<Violation> {
-    if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
-        return Vec::new();
-    }
-    let (Some(declared), Some(given)) = (
-        schema.get("properties").and_then(Value::as_object),
-        args.as_object(),
-    ) else {
-        return Vec::new();
-    };
-    given
-        .keys()
-        .filter(|k| !declared.contains_key(k.as_str()))
-        .map(|k| Violation {
-            pointer: format!("/{}", k.replace('~', "~0").replace('/', "~1")),
-            message: format!("undeclared parameter '{k}' (not in schema)"),
-        })
-        .collect()
-}
-
 fn not_object(tool: &str) -> Refusal {
     CallError::InvalidArguments {
         tool: tool.to_string(),
@@ -346,26 +322,4 @@ fn not_object(tool: &str) -> Refusal {
         }],
     }
     .into()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn undeclared_keys_are_named_like_chai() {
-        let schema = json!({"type": "object", "properties": {"path": {"type": "string"}}});
-        let v = undeclared(&schema, &json!({"path": "a", "bogus": 1, "a/b": 2}));
-        let shown: Vec<String> = v.iter().map(ToString::to_string).collect();
-        assert_eq!(
-            shown,
-            [
-                "at /bogus: undeclared parameter 'bogus' (not in schema)",
-                "at /a~1b: undeclared parameter 'a/b' (not in schema)"
-            ]
-        );
-        assert!(undeclared(&json!({"type": "object"}), &json!({"x": 1})).is_empty());
-        let closed = json!({"properties": {}, "additionalProperties": false});
-        assert!(undeclared(&closed, &json!({"x": 1})).is_empty());
-    }
 }

@@ -143,6 +143,7 @@ impl Bindings {
             arguments,
             &entry.parameters,
             &table.validators[index],
+            matches!(entry.run, Run::Chai(_)),
         )?;
         match value {
             Value::Object(object) => Ok((index, object)),

@@ -91,7 +91,7 @@ pub fn parse_call<T: Tool + DeserializeOwned>(
     arguments: &str,
     validator: &CompiledSchema,
 ) -> Result<T, CallError> {
-    let value = check_arguments(T::NAME, arguments, T::parameters(), validator)?;
+    let value = check_arguments(T::NAME, arguments, T::parameters(), validator, false)?;
     serde_json::from_value(value).map_err(|e| deserialize_error(T::NAME, &e.to_string()))
 }
 
@@ -99,11 +99,16 @@ pub fn parse_call<T: Tool + DeserializeOwned>(
 /// `{}`), checked against the tool's `schema` (every violation, with its
 /// JSON pointer), with the `null`s of omitted optional properties that a
 /// strict-mode model sends removed ([`CompiledSchema::check`]).
+///
+/// With `refuse_undeclared` (chai tools), a top-level key that the schema's
+/// `properties` does not declare is a violation too ([`undeclared`]), as in
+/// `Runtime::dispatch`.
 pub(crate) fn check_arguments(
     tool: &str,
     arguments: &str,
     schema: &Value,
     validator: &CompiledSchema,
+    refuse_undeclared: bool,
 ) -> Result<Value, CallError> {
     let value: Value = if arguments.trim().is_empty() {
         Value::Object(Default::default())
@@ -114,13 +119,16 @@ pub(crate) fn check_arguments(
         })?
     };
     let mut value = value;
-    let violations =
+    let mut violations =
         validator
             .check(schema, &mut value)
             .map_err(|message| CallError::InvalidSchema {
                 tool: tool.to_owned(),
                 message: message.to_owned(),
             })?;
+    if refuse_undeclared {
+        violations.extend(undeclared(schema, &value));
+    }
     if !violations.is_empty() {
         return Err(CallError::InvalidArguments {
             tool: tool.to_owned(),
@@ -128,6 +136,30 @@ pub(crate) fn check_arguments(
         });
     }
     Ok(value)
+}
+
+/// chai refuses a top-level key that the schema's `properties` object does
+/// not declare, whatever `additionalProperties` says (dialects.md §2.1,
+/// v0.5 validation); without a `properties` object nothing is undeclared,
+/// and with `additionalProperties: false` the schema already says so.
+pub(crate) fn undeclared(schema: &Value, args: &Value) -> Vec<Violation> {
+    if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
+        return Vec::new();
+    }
+    let (Some(declared), Some(given)) = (
+        schema.get("properties").and_then(Value::as_object),
+        args.as_object(),
+    ) else {
+        return Vec::new();
+    };
+    given
+        .keys()
+        .filter(|k| !declared.contains_key(k.as_str()))
+        .map(|k| Violation {
+            pointer: format!("/{}", k.replace('~', "~0").replace('/', "~1")),
+            message: format!("undeclared parameter '{k}' (not in schema)"),
+        })
+        .collect()
 }
 
 /// Arguments that passed [`check_arguments`] but do not fit the tool's type
@@ -167,6 +199,24 @@ pub fn definition(name: &str, description: &str, parameters: &Value) -> Value {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn undeclared_keys_are_named_like_chai() {
+        use serde_json::json;
+        let schema = json!({"type": "object", "properties": {"path": {"type": "string"}}});
+        let v = undeclared(&schema, &json!({"path": "a", "bogus": 1, "a/b": 2}));
+        let shown: Vec<String> = v.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            shown,
+            [
+                "at /bogus: undeclared parameter 'bogus' (not in schema)",
+                "at /a~1b: undeclared parameter 'a/b' (not in schema)"
+            ]
+        );
+        assert!(undeclared(&json!({"type": "object"}), &json!({"x": 1})).is_empty());
+        let closed = json!({"properties": {}, "additionalProperties": false});
+        assert!(undeclared(&closed, &json!({"x": 1})).is_empty());
+    }
+
     use super::*;
     use crate::tool::{ArgvError, Invocation};
 
