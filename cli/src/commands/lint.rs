@@ -314,6 +314,12 @@ fn write_step_summary(outcome: &Outcome) {
 /// (a directory is the unit the library checks together). A directory whose
 /// files cannot be read becomes an [`Error::Lint`]; the others are still linted.
 pub fn lint_inputs(inputs: &[Input], options: &Options) -> Outcome {
+    lint_inputs_in(inputs, options, &lint::Run::default())
+}
+
+/// [`lint_inputs`] as part of `run` (a run of several batches shares what it
+/// found on disk: the host profile of each directory).
+pub fn lint_inputs_in(inputs: &[Input], options: &Options, run: &lint::Run) -> Outcome {
     let mut by_dir: BTreeMap<&Path, Vec<Input>> = BTreeMap::new();
     for input in inputs {
         let dir = input.path.parent().unwrap_or(Path::new(""));
@@ -326,7 +332,7 @@ pub fn lint_inputs(inputs: &[Input], options: &Options) -> Outcome {
     if groups.len() <= 1 {
         let mut outcome = Outcome::default();
         if let Some((dir, group)) = groups.first() {
-            outcome = lint_group(dir, group, options);
+            outcome = lint_group(dir, group, options, run);
         }
         outcome.diagnostics.sort();
         return outcome;
@@ -348,7 +354,7 @@ pub fn lint_inputs(inputs: &[Input], options: &Options) -> Outcome {
                         let Some((dir, group)) = groups.get(i) else {
                             break done;
                         };
-                        done.push((i, lint_group(dir, group, options)));
+                        done.push((i, lint_group(dir, group, options, run)));
                     }
                 })
             })
@@ -375,8 +381,8 @@ pub fn lint_inputs(inputs: &[Input], options: &Options) -> Outcome {
 }
 
 /// Lints one directory; an I/O error becomes an [`Error::Lint`] for it.
-fn lint_group(dir: &Path, group: &[Input], options: &Options) -> Outcome {
-    match lint::lint(group, options) {
+fn lint_group(dir: &Path, group: &[Input], options: &Options, run: &lint::Run) -> Outcome {
+    match lint::lint_in(group, options, run) {
         Ok(report) => Outcome {
             diagnostics: report.diagnostics,
             files: report.files,

@@ -23,7 +23,9 @@ use crate::options::{Profile, Profiles};
 use crate::rules::Rule;
 use crate::source::Span;
 use crate::tree::{Kind, Node};
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 pub static RESERVED_WORD: Rule = Rule::error(
     "skill/reserved-word",
@@ -383,28 +385,96 @@ pub fn detect(path: &Path) -> Profile {
     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let mut dir = absolute.parent();
     while let Some(d) = dir {
-        let name = d.file_name().and_then(|n| n.to_str());
-        if name == Some(".cursor") {
-            return Profile::Cursor;
-        }
-        if name == Some("skills") {
-            let parent = d
-                .parent()
-                .and_then(Path::file_name)
-                .and_then(|n| n.to_str());
-            match parent {
-                Some(".claude") => return Profile::ClaudeCode,
-                Some(".codex" | ".agents") => return Profile::Codex,
-                Some(".github") => return Profile::Copilot,
-                _ => {}
-            }
-        }
-        if d.join(".claude-plugin").join("plugin.json").is_file() {
-            return Profile::ClaudeCode;
+        if let Some(profile) = detect_at(d) {
+            return profile;
         }
         dir = d.parent();
     }
     Profile::Default
+}
+
+/// What directory `d` itself says about the skills below it: a host's
+/// folder by its name, or a Claude Code plugin root by its
+/// `.claude-plugin/plugin.json`; `None` when it says nothing (ask its parent).
+fn detect_at(d: &Path) -> Option<Profile> {
+    let name = d.file_name().and_then(|n| n.to_str());
+    if name == Some(".cursor") {
+        return Some(Profile::Cursor);
+    }
+    if name == Some("skills") {
+        let parent = d
+            .parent()
+            .and_then(Path::file_name)
+            .and_then(|n| n.to_str());
+        match parent {
+            Some(".claude") => return Some(Profile::ClaudeCode),
+            Some(".codex" | ".agents") => return Some(Profile::Codex),
+            Some(".github") => return Some(Profile::Copilot),
+            _ => {}
+        }
+    }
+    d.join(".claude-plugin")
+        .join("plugin.json")
+        .is_file()
+        .then_some(Profile::ClaudeCode)
+}
+
+/// [`detect`] for the many skill files of one lint run: the answer of each
+/// directory is remembered, so a directory's `.claude-plugin/plugin.json` is
+/// looked up once however many skills lie below it (175 skills below the
+/// same ten ancestors cost ten lookups, not 1,750).
+///
+/// Keep one for one run: it does not notice a `plugin.json` created or
+/// removed after its directory was first asked about. It is shared by the
+/// threads of a run.
+///
+/// ```
+/// use toolsmith_manifest::dialect::skill::hosts::Detector;
+/// use toolsmith_manifest::Profile;
+/// let hosts = Detector::default();
+/// assert_eq!(hosts.detect("/r/.claude/skills/a/SKILL.md".as_ref()), Profile::ClaudeCode);
+/// assert_eq!(hosts.detect("/r/.claude/skills/b/SKILL.md".as_ref()), Profile::ClaudeCode);
+/// assert_eq!(hosts.detect("/r/skills/a/SKILL.md".as_ref()), Profile::Default);
+/// ```
+#[derive(Debug, Default)]
+pub struct Detector {
+    /// Directory (absolute) → the profile of the skills below it.
+    dirs: Mutex<HashMap<PathBuf, Profile>>,
+}
+
+impl Detector {
+    /// The profile of the skill file at `path`, as [`detect`] finds it.
+    pub fn detect(&self, path: &Path) -> Profile {
+        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        // The directories asked about on the way up, answered together at the end.
+        let mut asked: Vec<&Path> = Vec::new();
+        let mut dir = absolute.parent();
+        let profile = loop {
+            let Some(d) = dir else {
+                break Profile::Default;
+            };
+            if let Some(&known) = self.known().get(d) {
+                break known;
+            }
+            asked.push(d);
+            if let Some(profile) = detect_at(d) {
+                break profile;
+            }
+            dir = d.parent();
+        };
+        if !asked.is_empty() {
+            let mut known = self.known();
+            for d in asked {
+                known.insert(d.to_path_buf(), profile);
+            }
+        }
+        profile
+    }
+
+    /// The answers so far; a poisoned lock (a panicking thread) still holds valid answers.
+    fn known(&self) -> MutexGuard<'_, HashMap<PathBuf, Profile>> {
+        self.dirs.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 /// The host checks of one frontmatter (every profile's; [`apply`] keeps
@@ -711,6 +781,45 @@ mod tests {
         for t in ["Bash(git:*)", "Bash(npm run test:*)", "Read", "BashOutput"] {
             assert!(!unrestricted(t), "{t}");
         }
+    }
+
+    /// A run's detector answers as [`detect`] does, also after a directory
+    /// was answered for another skill below it.
+    #[test]
+    fn the_detector_agrees_with_detect() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let root = tmp.path();
+        let plugin = root.join("plugin");
+        std::fs::create_dir_all(plugin.join(".claude-plugin")).expect("mkdir");
+        std::fs::write(plugin.join(".claude-plugin/plugin.json"), "{}").expect("write");
+        let paths = [
+            root.join("plugin/skills/a/SKILL.md"),
+            root.join("plugin/skills/b/SKILL.md"),
+            root.join("plugin/SKILL.md"),
+            root.join("other/skills/a/SKILL.md"),
+            root.join("other/.github/skills/a/SKILL.md"),
+            root.join("plugin/.cursor/a/SKILL.md"),
+            root.join("other/skills/b/SKILL.md"),
+            root.join("SKILL.md"),
+        ];
+        let hosts = Detector::default();
+        let found: Vec<Profile> = paths.iter().map(|p| hosts.detect(p)).collect();
+        let expected: Vec<Profile> = paths.iter().map(|p| detect(p)).collect();
+        assert_eq!(found, expected);
+        assert_eq!(
+            expected[..6],
+            [
+                Profile::ClaudeCode,
+                Profile::ClaudeCode,
+                Profile::ClaudeCode,
+                Profile::Default,
+                Profile::Copilot,
+                Profile::Cursor
+            ]
+        );
+        // Asked again, from what it remembers.
+        let again: Vec<Profile> = paths.iter().map(|p| hosts.detect(p)).collect();
+        assert_eq!(again, expected);
     }
 
     #[test]
