@@ -7,10 +7,11 @@ use crate::document::Document;
 use crate::input;
 use crate::model::{Dialect, Manifest};
 use crate::rules::Severity;
-use crate::source::Span;
+use crate::source::{Source, Span};
 use std::cell::OnceCell;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub use crate::options::{DialectChoice, Options, Profile};
 
@@ -47,6 +48,10 @@ pub struct Report {
     pub skills: Vec<skill::Skill>,
     /// Skill files per profile set they were checked under (`claude-code` → 3).
     pub profiles: BTreeMap<String, usize>,
+    /// The text of every skill file read, named by its display path (what
+    /// a caller reads suppression comments from, without reading the file
+    /// again).
+    pub skill_sources: Vec<Arc<Source>>,
 }
 
 /// What a file name says a file is.
@@ -138,6 +143,7 @@ pub fn lint_in(inputs: &[Input], options: &Options, run: &Run) -> Result<Report,
         }
         report.manifests.extend(group.manifests);
         report.skills.extend(group.skills);
+        report.skill_sources.extend(group.skill_sources);
         for (profile, n) in group.profiles {
             *report.profiles.entry(profile).or_default() += n;
         }
@@ -152,6 +158,7 @@ struct Group {
     manifests: Vec<Manifest>,
     skills: Vec<skill::Skill>,
     profiles: BTreeMap<String, usize>,
+    skill_sources: Vec<Arc<Source>>,
 }
 
 /// The display path of a sibling `name` of `input`.
@@ -188,6 +195,7 @@ fn lint_dir(
         manifests: Vec::new(),
         skills: Vec::new(),
         profiles: BTreeMap::new(),
+        skill_sources: Vec::new(),
     };
     let mut tools_files = Vec::new();
     let mut split_parts = Vec::new();
@@ -330,6 +338,7 @@ fn lint_dir(
             f.profile.get_or_insert(profiles);
         }
         *group.profiles.entry(profiles.to_string()).or_default() += 1;
+        group.skill_sources.push(Arc::clone(&doc.source));
         group.docs.push(doc);
     }
     Ok(group)

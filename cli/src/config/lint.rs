@@ -34,6 +34,7 @@ pub fn run(inputs: Vec<Input>, options: &Options, args: &Args) -> Result<Linted,
         outcome.diagnostics.0.append(&mut part.diagnostics.0);
         outcome.files += part.files;
         outcome.errors.append(&mut part.errors);
+        outcome.skill_sources.append(&mut part.skill_sources);
         for (profile, n) in part.profiles {
             *outcome.profiles.entry(profile).or_default() += n;
         }
@@ -42,6 +43,7 @@ pub fn run(inputs: Vec<Input>, options: &Options, args: &Args) -> Result<Linted,
     apply::apply(
         &mut outcome.diagnostics,
         &linted,
+        &std::mem::take(&mut outcome.skill_sources),
         &mut configs,
         args.max_size,
     )?;

@@ -262,6 +262,9 @@ type OpenLink = (String, usize, Option<(usize, usize)>);
 /// Links, images and folder paths in code spans, in body order.
 fn targets(body: &str, body_offset: usize) -> Vec<Target> {
     let mut out = Vec::new();
+    if !may_point(body) {
+        return out;
+    }
     let mut open: Vec<OpenLink> = Vec::new();
     let parser = Parser::new_ext(body, Options::empty()).into_offset_iter();
     for (event, range) in parser {
@@ -283,11 +286,16 @@ fn targets(body: &str, body_offset: usize) -> Vec<Target> {
                 if let Some((_, _, text)) = open.last_mut() {
                     widen(text, range.start, range.end);
                 }
-                // The code text sits between the backticks: find it in the range.
-                let raw = &body[range.clone()];
-                let inner = raw
-                    .find(code.as_ref())
-                    .map_or(range.start, |i| range.start + i);
+                // The code text sits between the backticks: find it in the
+                // range (once, for the first path of the span).
+                let mut inner = None;
+                let mut inner = || {
+                    *inner.get_or_insert_with(|| {
+                        body[range.clone()]
+                            .find(code.as_ref())
+                            .map_or(range.start, |i| range.start + i)
+                    })
+                };
                 for word in code.split_whitespace() {
                     // `word` is a slice of `code`: its offset is where it starts.
                     let i = word.as_ptr() as usize - code.as_ptr() as usize;
@@ -301,7 +309,7 @@ fn targets(body: &str, body_offset: usize) -> Vec<Target> {
                     });
                     let templated = path.contains(['*', '?', '<', '>', '{', '}', '$', '[']);
                     if in_folder && !templated {
-                        let s = inner + i;
+                        let s = inner() + i;
                         out.push(Target {
                             text: path.to_string(),
                             span: Span::new(body_offset + s, body_offset + s + word.len()),
@@ -319,6 +327,21 @@ fn targets(body: &str, body_offset: usize) -> Vec<Target> {
         }
     }
     out
+}
+
+/// False when `body` cannot hold a target, so that it need not be parsed:
+/// every link or image needs `](` (inline), `][` (full or collapsed
+/// reference) or `]:` (the definition a shortcut reference needs), an
+/// autolink needs `<`, and a folder path in a code span names `scripts/`,
+/// `references/` or `assets/`.
+fn may_point(body: &str) -> bool {
+    let bytes = body.as_bytes();
+    bytes.iter().enumerate().any(|(i, &b)| match b {
+        b'<' => true,
+        b']' => matches!(bytes.get(i + 1), Some(b'(' | b'[' | b':')),
+        b'/' => FOLDERS.iter().any(|f| bytes[..i].ends_with(f.as_bytes())),
+        _ => false,
+    })
 }
 
 fn widen(text: &mut Option<(usize, usize)>, start: usize, end: usize) {
@@ -844,6 +867,32 @@ mod tests {
         let unread = Listing::read(&tmp.path().join("nope"));
         assert!(unread.entries.is_none());
         assert!(!unread.is_file("SKILL.md"));
+    }
+
+    #[test]
+    fn bodies_without_link_syntax_or_folder_paths_are_not_parsed() {
+        for body in [
+            "[a](b)",
+            "![a](b)",
+            "[a][r]\n\n[r]: x",
+            "[a][]",
+            "[a]\n\n[a]: x",
+            "<https://x>",
+            "<a@b.c>",
+            "`scripts/a.py`",
+            "`references/a.md`",
+            "`assets/a.png`",
+        ] {
+            assert!(may_point(body), "{body}");
+        }
+        for body in [
+            "# Title\n\n- [ ] a task\n- [x] done [sic]\n",
+            "`src/a.py` and text",
+            "",
+        ] {
+            assert!(!may_point(body), "{body}");
+            assert!(targets(body, 0).is_empty());
+        }
     }
 
     #[test]

@@ -672,7 +672,10 @@ fn agent_without_fork(ctx: &mut Ctx<'_>, root: &Node) {
 }
 
 fn body_length(ctx: &mut Ctx<'_>, body: &str, body_offset: usize) {
-    let lines = body.lines().count();
+    // As `body.lines().count()`: one line per `\n`, and one for a last
+    // line without it.
+    let newlines = body.bytes().filter(|&b| b == b'\n').count();
+    let lines = newlines + usize::from(!body.is_empty() && !body.ends_with('\n'));
     if lines <= MAX_BODY_LINES {
         return;
     }
