@@ -314,9 +314,9 @@ fn lint_dir(
     let listing = OnceCell::new();
     for input in &skill_files {
         let mut doc = Document::read(&input.display, &input.path, options.max_size)?;
-        let profiles = skill::profiles_with(&input.path, options, &run.hosts);
         let folder = skill::SkillFile::of(&input.path) == skill::SkillFile::Folder;
         let entries = folder.then(|| listing.get_or_init(|| skill::directory::Listing::read(dir)));
+        let profiles = skill::profiles_listed(&input.path, options, &run.hosts, entries);
         let mut checked = skill::check_under(&mut doc, profiles, siblings, entries);
         // A SKILL.md of a chai skill is read as chai reads it.
         if folder

@@ -166,6 +166,15 @@ impl Listing {
         }
     }
 
+    /// False when `name` in the directory is known not to be a directory
+    /// (absent, or an entry of another type that is no symbolic link).
+    pub(crate) fn may_be_dir(&self, name: impl AsRef<OsStr>) -> bool {
+        !matches!(
+            self.entry(name.as_ref()),
+            Entry::Absent | Entry::Plain { dir: false, .. }
+        )
+    }
+
     /// The regular files (not following links) other than `except`, in the
     /// order read; `None` when the directory cannot be read.
     fn files_except<'l>(&'l self, except: &'l str) -> Option<impl Iterator<Item = &'l OsStr>> {
@@ -646,12 +655,7 @@ fn unreferenced(
     let files: Vec<PathBuf> = FOLDERS
         .iter()
         // A folder the listing knows to be absent (or a file) has nothing to list.
-        .filter(|f| {
-            !matches!(
-                listing.entry(f.as_ref()),
-                Entry::Absent | Entry::Plain { dir: false, .. }
-            )
-        })
+        .filter(|f| listing.may_be_dir(f))
         .flat_map(|f| list(dir, f))
         .filter(|f| {
             !f.file_name()

@@ -18,13 +18,15 @@
 //! fields).
 
 use super::Ctx;
+use super::directory::Listing;
 use crate::diagnostic::{Finding, Severity};
 use crate::options::{Profile, Profiles};
 use crate::rules::Rule;
 use crate::source::Span;
 use crate::tree::{Kind, Node};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::ffi::OsString;
+use std::path::Path;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 pub static RESERVED_WORD: Rule = Rule::error(
@@ -397,6 +399,16 @@ pub fn detect(path: &Path) -> Profile {
 /// folder by its name, or a Claude Code plugin root by its
 /// `.claude-plugin/plugin.json`; `None` when it says nothing (ask its parent).
 fn detect_at(d: &Path) -> Option<Profile> {
+    detect_named(d).or_else(|| plugin_root(d).then_some(Profile::ClaudeCode))
+}
+
+/// True when `d` holds `.claude-plugin/plugin.json`.
+fn plugin_root(d: &Path) -> bool {
+    d.join(".claude-plugin").join("plugin.json").is_file()
+}
+
+/// What the name of directory `d` (and its parent's) says.
+fn detect_named(d: &Path) -> Option<Profile> {
     let name = d.file_name().and_then(|n| n.to_str());
     if name == Some(".cursor") {
         return Some(Profile::Cursor);
@@ -413,10 +425,7 @@ fn detect_at(d: &Path) -> Option<Profile> {
             _ => {}
         }
     }
-    d.join(".claude-plugin")
-        .join("plugin.json")
-        .is_file()
-        .then_some(Profile::ClaudeCode)
+    None
 }
 
 /// [`detect`] for the many skill files of one lint run: the answer of each
@@ -438,13 +447,20 @@ fn detect_at(d: &Path) -> Option<Profile> {
 /// ```
 #[derive(Debug, Default)]
 pub struct Detector {
-    /// Directory (absolute) → the profile of the skills below it.
-    dirs: Mutex<HashMap<PathBuf, Profile>>,
+    /// Directory (absolute, as `std::path::absolute` spells it) → the
+    /// profile of the skills below it.
+    dirs: Mutex<HashMap<OsString, Profile>>,
 }
 
 impl Detector {
     /// The profile of the skill file at `path`, as [`detect`] finds it.
     pub fn detect(&self, path: &Path) -> Profile {
+        self.detect_listed(path, None)
+    }
+
+    /// [`Detector::detect`], with the entries of `path`'s own directory when
+    /// they were read (no `.claude-plugin` among them: no lookup there).
+    pub(crate) fn detect_listed(&self, path: &Path, listing: Option<&Listing>) -> Profile {
         let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
         // The directories asked about on the way up, answered together at the end.
         let mut asked: Vec<&Path> = Vec::new();
@@ -453,26 +469,34 @@ impl Detector {
             let Some(d) = dir else {
                 break Profile::Default;
             };
-            if let Some(&known) = self.known().get(d) {
+            if let Some(&known) = self.known().get(d.as_os_str()) {
                 break known;
             }
+            let own = asked.is_empty();
             asked.push(d);
-            if let Some(profile) = detect_at(d) {
+            if let Some(profile) = detect_named(d) {
                 break profile;
+            }
+            let may_be_plugin = match listing {
+                Some(l) if own => l.may_be_dir(".claude-plugin"),
+                _ => true,
+            };
+            if may_be_plugin && plugin_root(d) {
+                break Profile::ClaudeCode;
             }
             dir = d.parent();
         };
         if !asked.is_empty() {
             let mut known = self.known();
             for d in asked {
-                known.insert(d.to_path_buf(), profile);
+                known.insert(d.as_os_str().to_owned(), profile);
             }
         }
         profile
     }
 
     /// The answers so far; a poisoned lock (a panicking thread) still holds valid answers.
-    fn known(&self) -> MutexGuard<'_, HashMap<PathBuf, Profile>> {
+    fn known(&self) -> MutexGuard<'_, HashMap<OsString, Profile>> {
         self.dirs.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
@@ -823,6 +847,16 @@ mod tests {
         // Asked again, from what it remembers.
         let again: Vec<Profile> = paths.iter().map(|p| hosts.detect(p)).collect();
         assert_eq!(again, expected);
+        // With the entries of each file's directory (a plugin root among them).
+        let listed = Detector::default();
+        for (path, want) in paths.iter().zip(&expected) {
+            let listing = Listing::read(path.parent().expect("a parent"));
+            assert_eq!(
+                listed.detect_listed(path, Some(&listing)),
+                *want,
+                "{path:?}"
+            );
+        }
     }
 
     #[test]

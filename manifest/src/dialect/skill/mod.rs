@@ -278,8 +278,18 @@ pub fn profiles_for(path: &Path, options: &Options) -> Profiles {
 
 /// [`profiles_for`], detecting with `hosts` (one lint run's answers).
 pub fn profiles_with(path: &Path, options: &Options, hosts: &hosts::Detector) -> Profiles {
+    profiles_listed(path, options, hosts, None)
+}
+
+/// [`profiles_with`], with the entries of the file's directory when read.
+pub(crate) fn profiles_listed(
+    path: &Path,
+    options: &Options,
+    hosts: &hosts::Detector,
+    listing: Option<&directory::Listing>,
+) -> Profiles {
     if options.profile.is_detect() {
-        hosts.detect(path).into()
+        hosts.detect_listed(path, listing).into()
     } else {
         options.profile
     }
