@@ -7,9 +7,11 @@ use crate::document::Document;
 use crate::input;
 use crate::model::{Dialect, Manifest};
 use crate::rules::Severity;
-use crate::source::Span;
+use crate::source::{Source, Span};
+use std::cell::OnceCell;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub use crate::options::{DialectChoice, Options, Profile};
 
@@ -46,6 +48,10 @@ pub struct Report {
     pub skills: Vec<skill::Skill>,
     /// Skill files per profile set they were checked under (`claude-code` → 3).
     pub profiles: BTreeMap<String, usize>,
+    /// The text of every skill file read, named by its display path (what
+    /// a caller reads suppression comments from, without reading the file
+    /// again).
+    pub skill_sources: Vec<Arc<Source>>,
 }
 
 /// What a file name says a file is.
@@ -98,6 +104,24 @@ pub fn classify(path: &Path) -> Option<FileKind> {
 ///
 /// Returns an error only for a listed file that cannot be read.
 pub fn lint(inputs: &[Input], options: &Options) -> Result<Report, std::io::Error> {
+    lint_in(inputs, options, &Run::default())
+}
+
+/// What one lint run looks up on disk once for all the directories it
+/// lints: the host profile of each directory above a skill file
+/// ([`skill::hosts::Detector`]). A program that lints many directories
+/// (one [`lint_in`] call each, from several threads) shares one; keep it
+/// for one run, since it does not notice files created or removed after
+/// they were first looked up.
+#[derive(Debug, Default)]
+pub struct Run {
+    /// Host profiles by directory.
+    pub hosts: skill::hosts::Detector,
+}
+
+/// [`lint`] as part of `run`, which carries what earlier calls of the same
+/// run found on disk.
+pub fn lint_in(inputs: &[Input], options: &Options, run: &Run) -> Result<Report, std::io::Error> {
     let mut by_dir: BTreeMap<PathBuf, Vec<Input>> = BTreeMap::new();
     for input in inputs {
         let dir = input
@@ -112,13 +136,14 @@ pub fn lint(inputs: &[Input], options: &Options) -> Result<Report, std::io::Erro
     for (dir, mut files) in by_dir {
         files.sort();
         files.dedup();
-        let group = lint_dir(&dir, &files, options)?;
+        let group = lint_dir(&dir, &files, options, run)?;
         report.files += group.docs.len();
         for doc in &group.docs {
             diagnostics.extend(doc.diagnostics());
         }
         report.manifests.extend(group.manifests);
         report.skills.extend(group.skills);
+        report.skill_sources.extend(group.skill_sources);
         for (profile, n) in group.profiles {
             *report.profiles.entry(profile).or_default() += n;
         }
@@ -133,6 +158,7 @@ struct Group {
     manifests: Vec<Manifest>,
     skills: Vec<skill::Skill>,
     profiles: BTreeMap<String, usize>,
+    skill_sources: Vec<Arc<Source>>,
 }
 
 /// The display path of a sibling `name` of `input`.
@@ -158,12 +184,18 @@ fn kind_of(input: &Input, options: &Options) -> Option<FileKind> {
     }
 }
 
-fn lint_dir(_dir: &Path, files: &[Input], options: &Options) -> Result<Group, std::io::Error> {
+fn lint_dir(
+    dir: &Path,
+    files: &[Input],
+    options: &Options,
+    run: &Run,
+) -> Result<Group, std::io::Error> {
     let mut group = Group {
         docs: Vec::new(),
         manifests: Vec::new(),
         skills: Vec::new(),
         profiles: BTreeMap::new(),
+        skill_sources: Vec::new(),
     };
     let mut tools_files = Vec::new();
     let mut split_parts = Vec::new();
@@ -278,15 +310,19 @@ fn lint_dir(_dir: &Path, files: &[Input], options: &Options) -> Result<Group, st
     }
     crate::provider::check_documents(&options.providers, &group.manifests, &mut group.docs);
     let siblings = (!tools_files.is_empty()).then_some(tool_names.as_slice());
+    // The entries of the directory, read once for its folder skills.
+    let listing = OnceCell::new();
     for input in &skill_files {
         let mut doc = Document::read(&input.display, &input.path, options.max_size)?;
-        let mut checked = skill::check(&mut doc, options, siblings);
-        // A SKILL.md of a chai skill is read as chai reads it.
         let folder = skill::SkillFile::of(&input.path) == skill::SkillFile::Folder;
+        let entries = folder.then(|| listing.get_or_init(|| skill::directory::Listing::read(dir)));
+        let profiles = skill::profiles_listed(&input.path, options, &run.hosts, entries);
+        let mut checked = skill::check_under(&mut doc, profiles, siblings, entries);
+        // A SKILL.md of a chai skill is read as chai reads it.
         if folder
             && (chai_dir
                 || chai::skill::uses_chai_keys(&doc)
-                || chai_manifest_beside(&input.path, options.max_size))
+                || chai_manifest_beside(&input.path, entries, options.max_size))
         {
             chai::skill::check(&mut doc);
             chai::skill::relax(&mut doc, options);
@@ -298,11 +334,11 @@ fn lint_dir(_dir: &Path, files: &[Input], options: &Options) -> Result<Group, st
             group.skills.push(s);
         }
         // Every finding of a skill file names the profiles it was checked under.
-        let profiles = skill::profiles_for(&input.path, options);
         for f in &mut doc.findings {
             f.profile.get_or_insert(profiles);
         }
         *group.profiles.entry(profiles.to_string()).or_default() += 1;
+        group.skill_sources.push(Arc::clone(&doc.source));
         group.docs.push(doc);
     }
     Ok(group)
@@ -318,12 +354,25 @@ fn is_mcp_name(path: &Path) -> bool {
 /// True when a chai manifest sits next to `skill_md` (the skill is linted or
 /// generated alone, as `skill!` does): the split layout's files, or a
 /// `tools.json` object with `execution` or `allowlist`.
-fn chai_manifest_beside(skill_md: &Path, max_size: u64) -> bool {
+/// `listing` holds the entries of the directory of `skill_md`, when read.
+fn chai_manifest_beside(
+    skill_md: &Path,
+    listing: Option<&skill::directory::Listing>,
+    max_size: u64,
+) -> bool {
+    let is_file = |name: &str| match listing {
+        Some(l) => l.is_file(name),
+        None => skill_md.with_file_name(name).is_file(),
+    };
     if ["allowlist.json", "execution.json"]
-        .iter()
-        .any(|n| skill_md.with_file_name(n).is_file())
+        .into_iter()
+        .any(&is_file)
     {
         return true;
+    }
+    // No tools.json (the common case) needs no attempt to open one.
+    if listing.is_some() && !is_file("tools.json") {
+        return false;
     }
     let tools = skill_md.with_file_name("tools.json");
     crate::input::read_bounded(&tools, max_size)

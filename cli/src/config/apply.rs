@@ -32,10 +32,13 @@ struct FileComments {
     used: HashSet<(usize, usize)>,
 }
 
-/// Applies configs and suppressions to `diagnostics` of a run over `inputs`.
+/// Applies configs and suppressions to `diagnostics` of a run over `inputs`;
+/// `skill_sources` holds the text of the skill files the run read (those
+/// missing from it are read again).
 pub fn apply(
     diagnostics: &mut Diagnostics,
     inputs: &[Input],
+    skill_sources: &[Arc<Source>],
     configs: &mut Configs,
     max_size: u64,
 ) -> Result<Applied, Error> {
@@ -45,6 +48,8 @@ pub fn apply(
     let mut comments: BTreeMap<String, FileComments> = BTreeMap::new();
     let sources: BTreeMap<&str, &Arc<Source>> =
         all.iter().map(|d| (d.file.as_str(), &d.source)).collect();
+    let read_before: BTreeMap<&str, &Arc<Source>> =
+        skill_sources.iter().map(|s| (s.path(), s)).collect();
     let mut problems = Vec::new();
     for input in inputs {
         if classify(&input.path) != Some(FileKind::Skill) {
@@ -52,9 +57,13 @@ pub fn apply(
         }
         let source = match sources.get(input.display.as_str()) {
             Some(s) => Arc::clone(s),
-            None => match read(&input.path, &input.display, max_size) {
-                Some(s) => s,
-                None => continue,
+            None => match read_before.get(input.display.as_str()) {
+                Some(s) if has_marker(s.text().as_bytes()) => Arc::clone(s),
+                Some(_) => continue,
+                None => match read(&input.path, &input.display, max_size) {
+                    Some(s) => s,
+                    None => continue,
+                },
             },
         };
         let (found, bad) = suppress::comments(&source);
@@ -222,12 +231,16 @@ fn read(path: &Path, display: &str, max_size: u64) -> Option<Arc<Source>> {
     let bytes = toolsmith_manifest::input::read_bounded(path, max_size)
         .ok()?
         .ok()?;
-    if !bytes
-        .windows(suppress::MARKER.len())
-        .any(|w| w == suppress::MARKER.as_bytes())
-    {
+    if !has_marker(&bytes) {
         return None;
     }
     let text = String::from_utf8(bytes).ok()?;
     Some(Arc::new(Source::new(display, text)))
+}
+
+/// True when the text holds a suppression comment's marker.
+fn has_marker(bytes: &[u8]) -> bool {
+    bytes
+        .windows(suppress::MARKER.len())
+        .any(|w| w == suppress::MARKER.as_bytes())
 }

@@ -4,9 +4,9 @@
 
 use super::{Configs, Explicit, apply, plan};
 use crate::baseline::Baseline;
-use crate::commands::lint::{Args, Outcome, lint_inputs};
+use crate::commands::lint::{Args, Outcome, lint_inputs_in};
 use crate::error::Error;
-use toolsmith_manifest::lint::{Input, Options};
+use toolsmith_manifest::lint::{self, Input, Options};
 
 /// A lint run's findings after configs, suppressions and the baseline.
 #[derive(Debug)]
@@ -28,11 +28,13 @@ pub fn run(inputs: Vec<Input>, options: &Options, args: &Args) -> Result<Linted,
     let (batches, skipped) = plan(inputs, options, &explicit, &mut configs)?;
     let mut outcome = Outcome::default();
     let mut linted = Vec::new();
+    let run = lint::Run::default();
     for batch in batches {
-        let mut part = lint_inputs(&batch.inputs, &batch.options);
+        let mut part = lint_inputs_in(&batch.inputs, &batch.options, &run);
         outcome.diagnostics.0.append(&mut part.diagnostics.0);
         outcome.files += part.files;
         outcome.errors.append(&mut part.errors);
+        outcome.skill_sources.append(&mut part.skill_sources);
         for (profile, n) in part.profiles {
             *outcome.profiles.entry(profile).or_default() += n;
         }
@@ -41,6 +43,7 @@ pub fn run(inputs: Vec<Input>, options: &Options, args: &Args) -> Result<Linted,
     apply::apply(
         &mut outcome.diagnostics,
         &linted,
+        &std::mem::take(&mut outcome.skill_sources),
         &mut configs,
         args.max_size,
     )?;

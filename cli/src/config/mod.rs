@@ -9,6 +9,7 @@ pub mod lint;
 
 use crate::error::Error;
 use std::collections::HashMap;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use toolsmith_manifest::config::{self, Config, FILE_NAME, Settings};
@@ -35,12 +36,14 @@ pub struct Configs {
     explicit: Option<Arc<Config>>,
     disabled: bool,
     max_size: u64,
-    /// Directory → the config that applies below it.
-    by_dir: HashMap<PathBuf, Option<Arc<Config>>>,
+    /// Directory → the config that applies below it. (Paths are keyed by
+    /// their bytes: hashing a `Path` walks its components, and a run asks
+    /// once per file and once per finding.)
+    by_dir: HashMap<OsString, Option<Arc<Config>>>,
     /// Every config loaded, in load order.
     loaded: Vec<Arc<Config>>,
     /// File → its config and settings.
-    by_file: HashMap<PathBuf, Applicable>,
+    by_file: HashMap<OsString, Applicable>,
 }
 
 impl Configs {
@@ -99,10 +102,11 @@ impl Configs {
         Ok(config)
     }
 
-    /// The config for files in `dir` (absolute): the nearest `toolsmith.toml`
-    /// in it or a parent.
+    /// The config for files in `dir` (absolute, normalized as
+    /// `std::path::absolute` and `Path::parent` leave it): the nearest
+    /// `toolsmith.toml` in it or a parent.
     fn for_dir(&mut self, dir: &Path) -> Result<Option<Arc<Config>>, Error> {
-        if let Some(found) = self.by_dir.get(dir) {
+        if let Some(found) = self.by_dir.get(dir.as_os_str()) {
             return Ok(found.clone());
         }
         let candidate = dir.join(FILE_NAME);
@@ -114,7 +118,8 @@ impl Configs {
                 None => None,
             }
         };
-        self.by_dir.insert(dir.to_path_buf(), found.clone());
+        self.by_dir
+            .insert(dir.as_os_str().to_owned(), found.clone());
         Ok(found)
     }
 
@@ -123,7 +128,7 @@ impl Configs {
         if self.disabled {
             return Ok(None);
         }
-        if let Some(found) = self.by_file.get(file) {
+        if let Some(found) = self.by_file.get(file.as_os_str()) {
             return Ok(found.clone());
         }
         let config = match &self.explicit {
@@ -142,7 +147,8 @@ impl Configs {
             let settings = Arc::new(c.settings(&relative));
             (c, settings)
         });
-        self.by_file.insert(file.to_path_buf(), found.clone());
+        self.by_file
+            .insert(file.as_os_str().to_owned(), found.clone());
         Ok(found)
     }
 
@@ -159,6 +165,8 @@ impl Configs {
             path: dir.to_path_buf(),
             source,
         })?;
+        // Without a trailing `/`, spelt as the parents of files are.
+        let absolute: PathBuf = absolute.components().collect();
         self.for_dir(&absolute)
     }
 

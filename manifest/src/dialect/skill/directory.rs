@@ -16,6 +16,9 @@ use crate::rules::Rule;
 use crate::source::Span;
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::ffi::{OsStr, OsString};
+use std::fs::FileType;
+use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
 pub static BROKEN_LINK: Rule = Rule::error(
@@ -59,7 +62,21 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, body: &str, body_offset: usize) {
     let Some(dir) = ctx.path.parent().map(Path::to_path_buf) else {
         return;
     };
-    if !ctx.path.is_file() {
+    // The run's listing of the directory when it has one, else one read here:
+    // every question below about the directory's entries is answered from it.
+    let own;
+    let listing = match ctx.listing {
+        Some(l) if l.dir == dir => l,
+        _ => {
+            own = Listing::read(&dir);
+            &own
+        }
+    };
+    let is_file = match ctx.path.file_name() {
+        Some(name) => listing.is_file(name),
+        None => ctx.path.is_file(),
+    };
+    if !is_file {
         return;
     }
     let dir = if dir.as_os_str().is_empty() {
@@ -67,12 +84,184 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, body: &str, body_offset: usize) {
     } else {
         dir
     };
-    let canonical_dir = dir.canonicalize().unwrap_or_else(|_| dir.clone());
+    let mut resolver = Resolver {
+        dir: &dir,
+        listing,
+        canonical_dir: None,
+    };
     let mut referenced = BTreeSet::new();
     for target in targets(body, body_offset) {
-        check_target(ctx, &dir, &canonical_dir, &target, &mut referenced);
+        check_target(ctx, &mut resolver, &target, &mut referenced);
     }
-    unreferenced(ctx, &dir, body, &referenced);
+    unreferenced(ctx, &dir, listing, body, &referenced);
+}
+
+/// The entries of one directory, read once: whether `scripts/` exists or
+/// `allowlist.json` is a file is then answered from them rather than by a
+/// system call on the whole path per question. Entries that are symbolic
+/// links, or whose type the directory does not record, are still asked
+/// about on disk, so the answers are those of `Path::is_file` and friends.
+#[derive(Debug)]
+pub(crate) struct Listing {
+    /// The directory as given (`""` for the current directory).
+    dir: PathBuf,
+    /// Name and type (not following links) of each entry in the order read;
+    /// `None` when the directory cannot be read.
+    entries: Option<Vec<(OsString, Option<FileType>)>>,
+}
+
+/// What a [`Listing`] says about a name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Entry {
+    /// No such entry.
+    Absent,
+    /// An entry that is not a symbolic link: a directory or not.
+    Plain { dir: bool, file: bool },
+    /// A symbolic link, an entry of unknown type, or an unreadable directory: ask the disk.
+    Unsure,
+}
+
+impl Listing {
+    /// Reads the entries of `dir`.
+    pub(crate) fn read(dir: &Path) -> Listing {
+        let at = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        let entries = std::fs::read_dir(at).ok().map(|entries| {
+            entries
+                .flatten()
+                .map(|e| (e.file_name(), e.file_type().ok()))
+                .collect()
+        });
+        Listing {
+            dir: dir.to_path_buf(),
+            entries,
+        }
+    }
+
+    fn entry(&self, name: &OsStr) -> Entry {
+        let Some(entries) = &self.entries else {
+            return Entry::Unsure;
+        };
+        match entries.iter().find(|(n, _)| n == name) {
+            None => Entry::Absent,
+            Some((_, Some(t))) if !t.is_symlink() => Entry::Plain {
+                dir: t.is_dir(),
+                file: t.is_file(),
+            },
+            Some(_) => Entry::Unsure,
+        }
+    }
+
+    /// True when `name` in the directory is a regular file (following a
+    /// symbolic link), as `Path::is_file` says.
+    pub(crate) fn is_file(&self, name: impl AsRef<OsStr>) -> bool {
+        let name = name.as_ref();
+        match self.entry(name) {
+            Entry::Absent => false,
+            Entry::Plain { file, .. } => file,
+            Entry::Unsure => self.dir.join(name).is_file(),
+        }
+    }
+
+    /// False when `name` in the directory is known not to be a directory
+    /// (absent, or an entry of another type that is no symbolic link).
+    pub(crate) fn may_be_dir(&self, name: impl AsRef<OsStr>) -> bool {
+        !matches!(
+            self.entry(name.as_ref()),
+            Entry::Absent | Entry::Plain { dir: false, .. }
+        )
+    }
+
+    /// The regular files (not following links) other than `except`, in the
+    /// order read; `None` when the directory cannot be read.
+    fn files_except<'l>(&'l self, except: &'l str) -> Option<impl Iterator<Item = &'l OsStr>> {
+        let entries = self.entries.as_ref()?;
+        Some(
+            entries
+                .iter()
+                .filter(move |(n, t)| t.is_some_and(|t| t.is_file()) && n != except)
+                .map(|(n, _)| n.as_os_str()),
+        )
+    }
+}
+
+/// Where a path below the skill directory leads, as `canonicalize` would
+/// tell: answered from the listing and `lstat` of the path's own
+/// components while none is a symbolic link, by `canonicalize` otherwise.
+struct Resolver<'a> {
+    dir: &'a Path,
+    listing: &'a Listing,
+    /// The canonical skill directory, found when a link first needs it.
+    canonical_dir: Option<PathBuf>,
+}
+
+/// Where a path below the skill directory leads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Resolved {
+    /// To a file or directory inside the skill directory.
+    Inside,
+    /// Through a symbolic link to somewhere outside it.
+    Outside,
+    /// Nowhere: it does not exist.
+    Missing,
+}
+
+impl Resolver<'_> {
+    /// Where `rel` (lexically normalized, relative) leads.
+    fn resolve(&mut self, rel: &Path) -> Resolved {
+        match self.without_links(rel) {
+            Some(resolved) => resolved,
+            None => self.canonical(rel),
+        }
+    }
+
+    /// The answer when no component of `rel` is a symbolic link (so the path
+    /// is inside exactly when it exists); `None` when one is, or when the
+    /// listing cannot tell.
+    fn without_links(&self, rel: &Path) -> Option<Resolved> {
+        let mut parts = rel.components();
+        let Some(Component::Normal(first)) = parts.next() else {
+            return None;
+        };
+        let Entry::Plain { mut dir, .. } = self.listing.entry(first) else {
+            return (self.listing.entry(first) == Entry::Absent).then_some(Resolved::Missing);
+        };
+        let mut path = self.dir.join(first);
+        for part in parts {
+            let Component::Normal(part) = part else {
+                return None;
+            };
+            if !dir {
+                return Some(Resolved::Missing);
+            }
+            path.push(part);
+            match std::fs::symlink_metadata(&path) {
+                Err(_) => return Some(Resolved::Missing),
+                Ok(m) if m.file_type().is_symlink() => return None,
+                Ok(m) => dir = m.is_dir(),
+            }
+        }
+        Some(Resolved::Inside)
+    }
+
+    /// The answer of `canonicalize`, for paths through symbolic links.
+    fn canonical(&mut self, rel: &Path) -> Resolved {
+        let Ok(real) = self.dir.join(rel).canonicalize() else {
+            return Resolved::Missing;
+        };
+        let dir = self.dir;
+        let canonical_dir = self
+            .canonical_dir
+            .get_or_insert_with(|| dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()));
+        if real.starts_with(canonical_dir) {
+            Resolved::Inside
+        } else {
+            Resolved::Outside
+        }
+    }
 }
 
 /// A link being read: its destination, where it starts, and the extent of
@@ -82,6 +271,9 @@ type OpenLink = (String, usize, Option<(usize, usize)>);
 /// Links, images and folder paths in code spans, in body order.
 fn targets(body: &str, body_offset: usize) -> Vec<Target> {
     let mut out = Vec::new();
+    if !may_point(body) {
+        return out;
+    }
     let mut open: Vec<OpenLink> = Vec::new();
     let parser = Parser::new_ext(body, Options::empty()).into_offset_iter();
     for (event, range) in parser {
@@ -103,17 +295,19 @@ fn targets(body: &str, body_offset: usize) -> Vec<Target> {
                 if let Some((_, _, text)) = open.last_mut() {
                     widen(text, range.start, range.end);
                 }
-                // The code text sits between the backticks: find it in the range.
-                let raw = &body[range.clone()];
-                let inner = raw
-                    .find(code.as_ref())
-                    .map_or(range.start, |i| range.start + i);
-                let mut at = 0;
+                // The code text sits between the backticks: find it in the
+                // range (once, for the first path of the span).
+                let mut inner = None;
+                let mut inner = || {
+                    *inner.get_or_insert_with(|| {
+                        body[range.clone()]
+                            .find(code.as_ref())
+                            .map_or(range.start, |i| range.start + i)
+                    })
+                };
                 for word in code.split_whitespace() {
-                    let Some(i) = code[at..].find(word).map(|i| at + i) else {
-                        break;
-                    };
-                    at = i + word.len();
+                    // `word` is a slice of `code`: its offset is where it starts.
+                    let i = word.as_ptr() as usize - code.as_ptr() as usize;
                     let word = word.trim_end_matches(['.', ',', ';', ':', ')', '"', '\'']);
                     let word = word.trim_start_matches(['"', '\'', '(']);
                     let path = word.strip_prefix("./").unwrap_or(word);
@@ -124,7 +318,7 @@ fn targets(body: &str, body_offset: usize) -> Vec<Target> {
                     });
                     let templated = path.contains(['*', '?', '<', '>', '{', '}', '$', '[']);
                     if in_folder && !templated {
-                        let s = inner + i;
+                        let s = inner() + i;
                         out.push(Target {
                             text: path.to_string(),
                             span: Span::new(body_offset + s, body_offset + s + word.len()),
@@ -142,6 +336,21 @@ fn targets(body: &str, body_offset: usize) -> Vec<Target> {
         }
     }
     out
+}
+
+/// False when `body` cannot hold a target, so that it need not be parsed:
+/// every link or image needs `](` (inline), `][` (full or collapsed
+/// reference) or `]:` (the definition a shortcut reference needs), an
+/// autolink needs `<`, and a folder path in a code span names `scripts/`,
+/// `references/` or `assets/`.
+fn may_point(body: &str) -> bool {
+    let bytes = body.as_bytes();
+    bytes.iter().enumerate().any(|(i, &b)| match b {
+        b'<' => true,
+        b']' => matches!(bytes.get(i + 1), Some(b'(' | b'[' | b':')),
+        b'/' => FOLDERS.iter().any(|f| bytes[..i].ends_with(f.as_bytes())),
+        _ => false,
+    })
 }
 
 fn widen(text: &mut Option<(usize, usize)>, start: usize, end: usize) {
@@ -212,8 +421,7 @@ fn relative(path: &str) -> Result<PathBuf, &'static str> {
 
 fn check_target(
     ctx: &mut Ctx<'_>,
-    dir: &Path,
-    canonical_dir: &Path,
+    resolver: &mut Resolver<'_>,
     target: &Target,
     referenced: &mut BTreeSet<PathBuf>,
 ) {
@@ -243,11 +451,9 @@ fn check_target(
         Err(why) => Some(format!(
             "{what} `{written}` {why}: hosts install and upload only the skill directory"
         )),
-        Ok(rel) => {
-            let full = dir.join(&rel);
-            match full.canonicalize() {
-                Err(_) if !target.link => {
-                    ctx.findings.push(
+        Ok(rel) => match resolver.resolve(&rel) {
+            Resolved::Missing if !target.link => {
+                ctx.findings.push(
                         Finding::new(
                             &MISSING_PATH,
                             target.span,
@@ -259,21 +465,20 @@ fn check_target(
                         )
                         .with_help("add the file to the skill, or, if the path means a folder of the project rather than the skill's, write it so (e.g. `./tools/scripts/x`)"),
                     );
-                    None
-                }
-                Err(_) => Some(format!(
-                    "{what} `{written}` names no file in the skill directory (`{}` does not exist)",
-                    rel.display()
-                )),
-                Ok(real) if !real.starts_with(canonical_dir) => Some(format!(
-                    "{what} `{written}` leads out of the skill directory through a symbolic link"
-                )),
-                Ok(_) => {
-                    referenced.insert(rel);
-                    None
-                }
+                None
             }
-        }
+            Resolved::Missing => Some(format!(
+                "{what} `{written}` names no file in the skill directory (`{}` does not exist)",
+                rel.display()
+            )),
+            Resolved::Outside => Some(format!(
+                "{what} `{written}` leads out of the skill directory through a symbolic link"
+            )),
+            Resolved::Inside => {
+                referenced.insert(rel);
+                None
+            }
+        },
     };
     if let Some(message) = problem {
         ctx.findings.push(
@@ -356,6 +561,35 @@ fn is_code(file: &Path) -> bool {
 /// Bytes of all text files read when looking for mentions, together.
 const MAX_TEXTS: u64 = 16 << 20;
 
+/// The text of the file at `path` when it is UTF-8 and its size fits both
+/// [`MAX_TEXT`] and what is left of `budget` (which it then uses up). A file
+/// that cannot be opened still uses up its size when it has one.
+fn read_text(path: &Path, budget: &mut u64) -> Option<String> {
+    let mut fits = |len: u64| {
+        let fits = len <= MAX_TEXT && len <= *budget;
+        if fits {
+            *budget -= len;
+        }
+        fits
+    };
+    let mut file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(_) => {
+            if let Ok(meta) = std::fs::metadata(path) {
+                fits(meta.len());
+            }
+            return None;
+        }
+    };
+    let len = file.metadata().map_or(u64::MAX, |m| m.len());
+    if !fits(len) {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    file.read_to_end(&mut bytes).ok()?;
+    String::from_utf8(bytes).ok()
+}
+
 /// The words of a text that can name a file: each run of path characters
 /// (letters, digits, `_ . - /`) as written, without a leading `./` or
 /// trailing dots, and its parts between `/` and between `/` or `.`. A
@@ -411,9 +645,17 @@ impl<'t> Mentions<'t> {
 /// script also by module name from another script). Package markers and manifests (`__init__.py`,
 /// `requirements.txt`, …) are never noted, and a directory holding several
 /// unmentioned files gets one note that lists them.
-fn unreferenced(ctx: &mut Ctx<'_>, dir: &Path, body: &str, referenced: &BTreeSet<PathBuf>) {
+fn unreferenced(
+    ctx: &mut Ctx<'_>,
+    dir: &Path,
+    listing: &Listing,
+    body: &str,
+    referenced: &BTreeSet<PathBuf>,
+) {
     let files: Vec<PathBuf> = FOLDERS
         .iter()
+        // A folder the listing knows to be absent (or a file) has nothing to list.
+        .filter(|f| listing.may_be_dir(f))
         .flat_map(|f| list(dir, f))
         .filter(|f| {
             !f.file_name()
@@ -426,29 +668,25 @@ fn unreferenced(ctx: &mut Ctx<'_>, dir: &Path, body: &str, referenced: &BTreeSet
     }
     // Text files of the three folders, and those beside SKILL.md (a
     // `forms.md` the body links may list the scripts).
-    let beside = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()) && e.file_name() != "SKILL.md")
-        .map(|e| PathBuf::from(e.file_name()))
-        .take(MAX_FILES);
+    let beside: Vec<PathBuf> = match listing.files_except("SKILL.md") {
+        Some(names) => names.map(PathBuf::from).take(MAX_FILES).collect(),
+        None => std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()) && e.file_name() != "SKILL.md")
+            .map(|e| PathBuf::from(e.file_name()))
+            .take(MAX_FILES)
+            .collect(),
+    };
     let mut budget = MAX_TEXTS;
     let texts: Vec<(PathBuf, String)> = files
         .iter()
         .cloned()
         .chain(beside)
-        .filter(|f| {
-            let len = std::fs::metadata(dir.join(f)).map_or(u64::MAX, |m| m.len());
-            let fits = len <= MAX_TEXT && len <= budget;
-            if fits {
-                budget -= len;
-            }
-            fits
-        })
         .filter_map(|f| {
-            let bytes = std::fs::read(dir.join(&f)).ok()?;
-            String::from_utf8(bytes).ok().map(|t| (f, t))
+            let text = read_text(&dir.join(&f), &mut budget)?;
+            Some((f, text))
         })
         .collect();
     let body_words = words(body);
@@ -558,6 +796,107 @@ mod tests {
         }
         assert!(!w.contains("merge_run"));
         assert!(!w.contains("scripts/fill.py`"));
+    }
+
+    /// The listing and `lstat` give the answers `canonicalize` gives, for
+    /// plain paths, missing ones, paths through a file, and symbolic links
+    /// inside and out of the skill directory.
+    #[cfg(unix)]
+    #[test]
+    fn resolving_from_the_listing_agrees_with_canonicalize() {
+        use std::os::unix::fs::symlink;
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let outside = tmp.path().join("outside");
+        let skill = tmp.path().join("skill");
+        for d in [
+            &outside,
+            &skill.join("references/deep"),
+            &skill.join("assets"),
+        ] {
+            std::fs::create_dir_all(d).expect("mkdir");
+        }
+        for f in ["references/a.md", "references/deep/b.md", "SKILL.md"] {
+            std::fs::write(skill.join(f), "x").expect("write");
+        }
+        std::fs::write(outside.join("secret.md"), "x").expect("write");
+        symlink(&outside, skill.join("scripts")).expect("symlink");
+        symlink("a.md", skill.join("references/alias.md")).expect("symlink");
+        symlink(
+            outside.join("secret.md"),
+            skill.join("references/deep/out.md"),
+        )
+        .expect("symlink");
+        symlink("missing", skill.join("assets/dangling")).expect("symlink");
+        let listing = Listing::read(&skill);
+        let canonical_dir = skill.canonicalize().expect("canonical");
+        let by_canonicalize = |rel: &Path| match skill.join(rel).canonicalize() {
+            Err(_) => Resolved::Missing,
+            Ok(real) if real.starts_with(&canonical_dir) => Resolved::Inside,
+            Ok(_) => Resolved::Outside,
+        };
+        let cases = [
+            "",
+            "SKILL.md",
+            "references",
+            "references/a.md",
+            "references/deep/b.md",
+            "references/nope.md",
+            "references/a.md/x",
+            "SKILL.md/x",
+            "nope/x.md",
+            "scripts",
+            "scripts/secret.md",
+            "scripts/nope.md",
+            "references/alias.md",
+            "references/deep/out.md",
+            "assets/dangling",
+        ];
+        let mut resolver = Resolver {
+            dir: &skill,
+            listing: &listing,
+            canonical_dir: None,
+        };
+        let mut seen = BTreeSet::new();
+        for case in cases {
+            let rel = PathBuf::from(case);
+            let got = resolver.resolve(&rel);
+            assert_eq!(got, by_canonicalize(&rel), "{case}");
+            seen.insert(format!("{got:?}"));
+        }
+        assert_eq!(seen.len(), 3, "every answer is tested: {seen:?}");
+        assert!(listing.is_file("SKILL.md"));
+        assert!(!listing.is_file("references"));
+        assert!(!listing.is_file("nope"));
+        // A directory that cannot be read answers from the disk.
+        let unread = Listing::read(&tmp.path().join("nope"));
+        assert!(unread.entries.is_none());
+        assert!(!unread.is_file("SKILL.md"));
+    }
+
+    #[test]
+    fn bodies_without_link_syntax_or_folder_paths_are_not_parsed() {
+        for body in [
+            "[a](b)",
+            "![a](b)",
+            "[a][r]\n\n[r]: x",
+            "[a][]",
+            "[a]\n\n[a]: x",
+            "<https://x>",
+            "<a@b.c>",
+            "`scripts/a.py`",
+            "`references/a.md`",
+            "`assets/a.png`",
+        ] {
+            assert!(may_point(body), "{body}");
+        }
+        for body in [
+            "# Title\n\n- [ ] a task\n- [x] done [sic]\n",
+            "`src/a.py` and text",
+            "",
+        ] {
+            assert!(!may_point(body), "{body}");
+            assert!(targets(body, 0).is_empty());
+        }
     }
 
     #[test]

@@ -18,12 +18,16 @@
 //! fields).
 
 use super::Ctx;
+use super::directory::Listing;
 use crate::diagnostic::{Finding, Severity};
 use crate::options::{Profile, Profiles};
 use crate::rules::Rule;
 use crate::source::Span;
 use crate::tree::{Kind, Node};
+use std::collections::HashMap;
+use std::ffi::OsString;
 use std::path::Path;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 pub static RESERVED_WORD: Rule = Rule::error(
     "skill/reserved-word",
@@ -383,28 +387,118 @@ pub fn detect(path: &Path) -> Profile {
     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let mut dir = absolute.parent();
     while let Some(d) = dir {
-        let name = d.file_name().and_then(|n| n.to_str());
-        if name == Some(".cursor") {
-            return Profile::Cursor;
-        }
-        if name == Some("skills") {
-            let parent = d
-                .parent()
-                .and_then(Path::file_name)
-                .and_then(|n| n.to_str());
-            match parent {
-                Some(".claude") => return Profile::ClaudeCode,
-                Some(".codex" | ".agents") => return Profile::Codex,
-                Some(".github") => return Profile::Copilot,
-                _ => {}
-            }
-        }
-        if d.join(".claude-plugin").join("plugin.json").is_file() {
-            return Profile::ClaudeCode;
+        if let Some(profile) = detect_at(d) {
+            return profile;
         }
         dir = d.parent();
     }
     Profile::Default
+}
+
+/// What directory `d` itself says about the skills below it: a host's
+/// folder by its name, or a Claude Code plugin root by its
+/// `.claude-plugin/plugin.json`; `None` when it says nothing (ask its parent).
+fn detect_at(d: &Path) -> Option<Profile> {
+    detect_named(d).or_else(|| plugin_root(d).then_some(Profile::ClaudeCode))
+}
+
+/// True when `d` holds `.claude-plugin/plugin.json`.
+fn plugin_root(d: &Path) -> bool {
+    d.join(".claude-plugin").join("plugin.json").is_file()
+}
+
+/// What the name of directory `d` (and its parent's) says.
+fn detect_named(d: &Path) -> Option<Profile> {
+    let name = d.file_name().and_then(|n| n.to_str());
+    if name == Some(".cursor") {
+        return Some(Profile::Cursor);
+    }
+    if name == Some("skills") {
+        let parent = d
+            .parent()
+            .and_then(Path::file_name)
+            .and_then(|n| n.to_str());
+        match parent {
+            Some(".claude") => return Some(Profile::ClaudeCode),
+            Some(".codex" | ".agents") => return Some(Profile::Codex),
+            Some(".github") => return Some(Profile::Copilot),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// [`detect`] for the many skill files of one lint run: the answer of each
+/// directory is remembered, so a directory's `.claude-plugin/plugin.json` is
+/// looked up once however many skills lie below it (175 skills below the
+/// same ten ancestors cost ten lookups, not 1,750).
+///
+/// Keep one for one run: it does not notice a `plugin.json` created or
+/// removed after its directory was first asked about. It is shared by the
+/// threads of a run.
+///
+/// ```
+/// use toolsmith_manifest::dialect::skill::hosts::Detector;
+/// use toolsmith_manifest::Profile;
+/// let hosts = Detector::default();
+/// assert_eq!(hosts.detect("/r/.claude/skills/a/SKILL.md".as_ref()), Profile::ClaudeCode);
+/// assert_eq!(hosts.detect("/r/.claude/skills/b/SKILL.md".as_ref()), Profile::ClaudeCode);
+/// assert_eq!(hosts.detect("/r/skills/a/SKILL.md".as_ref()), Profile::Default);
+/// ```
+#[derive(Debug, Default)]
+pub struct Detector {
+    /// Directory (absolute, as `std::path::absolute` spells it) → the
+    /// profile of the skills below it.
+    dirs: Mutex<HashMap<OsString, Profile>>,
+}
+
+impl Detector {
+    /// The profile of the skill file at `path`, as [`detect`] finds it.
+    pub fn detect(&self, path: &Path) -> Profile {
+        self.detect_listed(path, None)
+    }
+
+    /// [`Detector::detect`], with the entries of `path`'s own directory when
+    /// they were read (no `.claude-plugin` among them: no lookup there).
+    pub(crate) fn detect_listed(&self, path: &Path, listing: Option<&Listing>) -> Profile {
+        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        // The directories asked about on the way up, answered together at the end.
+        let mut asked: Vec<&Path> = Vec::new();
+        let mut dir = absolute.parent();
+        let profile = loop {
+            let Some(d) = dir else {
+                break Profile::Default;
+            };
+            if let Some(&known) = self.known().get(d.as_os_str()) {
+                break known;
+            }
+            let own = asked.is_empty();
+            asked.push(d);
+            if let Some(profile) = detect_named(d) {
+                break profile;
+            }
+            let may_be_plugin = match listing {
+                Some(l) if own => l.may_be_dir(".claude-plugin"),
+                _ => true,
+            };
+            if may_be_plugin && plugin_root(d) {
+                break Profile::ClaudeCode;
+            }
+            dir = d.parent();
+        };
+        if !asked.is_empty() {
+            let mut known = self.known();
+            for d in asked {
+                known.insert(d.as_os_str().to_owned(), profile);
+            }
+        }
+        profile
+    }
+
+    /// The answers so far; a poisoned lock (a panicking thread) still holds valid answers.
+    fn known(&self) -> MutexGuard<'_, HashMap<OsString, Profile>> {
+        self.dirs.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 /// The host checks of one frontmatter (every profile's; [`apply`] keeps
@@ -602,7 +696,10 @@ fn agent_without_fork(ctx: &mut Ctx<'_>, root: &Node) {
 }
 
 fn body_length(ctx: &mut Ctx<'_>, body: &str, body_offset: usize) {
-    let lines = body.lines().count();
+    // As `body.lines().count()`: one line per `\n`, and one for a last
+    // line without it.
+    let newlines = body.bytes().filter(|&b| b == b'\n').count();
+    let lines = newlines + usize::from(!body.is_empty() && !body.ends_with('\n'));
     if lines <= MAX_BODY_LINES {
         return;
     }
@@ -710,6 +807,55 @@ mod tests {
         }
         for t in ["Bash(git:*)", "Bash(npm run test:*)", "Read", "BashOutput"] {
             assert!(!unrestricted(t), "{t}");
+        }
+    }
+
+    /// A run's detector answers as [`detect`] does, also after a directory
+    /// was answered for another skill below it.
+    #[test]
+    fn the_detector_agrees_with_detect() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let root = tmp.path();
+        let plugin = root.join("plugin");
+        std::fs::create_dir_all(plugin.join(".claude-plugin")).expect("mkdir");
+        std::fs::write(plugin.join(".claude-plugin/plugin.json"), "{}").expect("write");
+        let paths = [
+            root.join("plugin/skills/a/SKILL.md"),
+            root.join("plugin/skills/b/SKILL.md"),
+            root.join("plugin/SKILL.md"),
+            root.join("other/skills/a/SKILL.md"),
+            root.join("other/.github/skills/a/SKILL.md"),
+            root.join("plugin/.cursor/a/SKILL.md"),
+            root.join("other/skills/b/SKILL.md"),
+            root.join("SKILL.md"),
+        ];
+        let hosts = Detector::default();
+        let found: Vec<Profile> = paths.iter().map(|p| hosts.detect(p)).collect();
+        let expected: Vec<Profile> = paths.iter().map(|p| detect(p)).collect();
+        assert_eq!(found, expected);
+        assert_eq!(
+            expected[..6],
+            [
+                Profile::ClaudeCode,
+                Profile::ClaudeCode,
+                Profile::ClaudeCode,
+                Profile::Default,
+                Profile::Copilot,
+                Profile::Cursor
+            ]
+        );
+        // Asked again, from what it remembers.
+        let again: Vec<Profile> = paths.iter().map(|p| hosts.detect(p)).collect();
+        assert_eq!(again, expected);
+        // With the entries of each file's directory (a plugin root among them).
+        let listed = Detector::default();
+        for (path, want) in paths.iter().zip(&expected) {
+            let listing = Listing::read(path.parent().expect("a parent"));
+            assert_eq!(
+                listed.detect_listed(path, Some(&listing)),
+                *want,
+                "{path:?}"
+            );
         }
     }
 

@@ -393,6 +393,7 @@ fn markdown(ctx: &mut Ctx<'_>, payload: &str, depth: usize, problems: &mut Probl
         jsfw: true,
         depth: ctx.depth + depth + 1,
         open: Span::default(),
+        listing: None,
         findings: Vec::new(),
     };
     super::check_text(&mut nested);

@@ -150,6 +150,8 @@ pub(crate) struct Ctx<'a> {
     pub depth: usize,
     /// The opening `---` (findings about missing fields).
     pub open: Span,
+    /// The entries of the skill's directory, when the run has read them.
+    pub listing: Option<&'a directory::Listing>,
     /// What was found.
     pub findings: Vec<Finding>,
 }
@@ -205,6 +207,19 @@ pub fn check(
     options: &Options,
     tools_in_dir: Option<&[String]>,
 ) -> Option<Skill> {
+    let profiles = profiles_for(&doc.path, options);
+    check_under(doc, profiles, tools_in_dir, None)
+}
+
+/// [`check`] under `profiles` already found (a lint run finds them once per
+/// file with its [`hosts::Detector`]), with the entries of the file's
+/// directory when the run has read them.
+pub(crate) fn check_under(
+    doc: &mut Document,
+    profiles: Profiles,
+    tools_in_dir: Option<&[String]>,
+    listing: Option<&directory::Listing>,
+) -> Option<Skill> {
     if !doc.decoded {
         return None;
     }
@@ -216,7 +231,6 @@ pub fn check(
         ),
         _ => "SKILL.md".to_string(),
     };
-    let profiles = profiles_for(&doc.path, options);
     let mut ctx = Ctx {
         text: doc.source.text(),
         file,
@@ -226,6 +240,7 @@ pub fn check(
         jsfw: false,
         depth: 0,
         open: Span::default(),
+        listing,
         findings: Vec::new(),
     };
     let checked = check_text(&mut ctx);
@@ -256,6 +271,25 @@ pub fn check(
 pub fn profiles_for(path: &Path, options: &Options) -> Profiles {
     if options.profile.is_detect() {
         hosts::detect(path).into()
+    } else {
+        options.profile
+    }
+}
+
+/// [`profiles_for`], detecting with `hosts` (one lint run's answers).
+pub fn profiles_with(path: &Path, options: &Options, hosts: &hosts::Detector) -> Profiles {
+    profiles_listed(path, options, hosts, None)
+}
+
+/// [`profiles_with`], with the entries of the file's directory when read.
+pub(crate) fn profiles_listed(
+    path: &Path,
+    options: &Options,
+    hosts: &hosts::Detector,
+    listing: Option<&directory::Listing>,
+) -> Profiles {
+    if options.profile.is_detect() {
+        hosts.detect_listed(path, listing).into()
     } else {
         options.profile
     }
