@@ -6,6 +6,7 @@ use super::allowlist::Allowlist;
 use super::fields::{expected_list, missing, show};
 use super::tools::{Property, ToolInfo};
 use super::{deny, resolver};
+use crate::cap::Findings;
 use crate::diagnostic::Finding;
 use crate::model::{ArgKind, ArgMapping, ResolveCommand};
 use crate::rules::Rule;
@@ -118,7 +119,7 @@ fn string<'a>(node: &'a Node, key: &str) -> Option<(&'a Node, &'a str)> {
 }
 
 /// Checks one argument mapping; `label` is `execution[i].args[j]`.
-pub fn check(node: &Node, label: &str, cx: &Context<'_>, findings: &mut Vec<Finding>) -> Mapped {
+pub fn check(node: &Node, label: &str, cx: &Context<'_>, findings: &mut Findings) -> Mapped {
     if node.as_object().is_none() {
         return Mapped::Broken;
     }
@@ -199,7 +200,7 @@ fn check_param_present(
     known: bool,
     label: &str,
     version: Version,
-    findings: &mut Vec<Finding>,
+    findings: &mut Findings,
 ) {
     let needs_param = match version {
         Version::Legacy => true,
@@ -226,7 +227,7 @@ fn check_property(
     tool: &ToolInfo,
     label: &str,
     cx: &Context<'_>,
-    findings: &mut Vec<Finding>,
+    findings: &mut Findings,
 ) {
     let (schema, required) = match tool.property(pname) {
         Property::Unknown => return,
@@ -260,7 +261,7 @@ fn check_flags_set(
     node: &Node,
     kind_node: Option<&Node>,
     label: &str,
-    findings: &mut Vec<Finding>,
+    findings: &mut Findings,
 ) {
     let sets = |key: &str| string(node, key).is_some();
     if sets("flagIfTrue") || sets("flagIfFalse") || sets("subcommandOverride") {
@@ -287,7 +288,7 @@ fn check_version_specifics(
     node: &Node,
     label: &str,
     version: Version,
-    findings: &mut Vec<Finding>,
+    findings: &mut Findings,
 ) {
     match version {
         Version::Legacy => {
@@ -454,7 +455,7 @@ fn check_boolean(
     param: &str,
     schema: &Node,
     label: &str,
-    findings: &mut Vec<Finding>,
+    findings: &mut Findings,
 ) {
     if let Err(what) = boolean_typed(schema) {
         findings.push(
@@ -567,7 +568,7 @@ fn emits_argv(arg: &Node) -> bool {
 
 /// The checks over a v0.5 spec's whole `args` list: a second `stdin`
 /// mapping (V11) and a `tempfile` mapping followed by argv (V10).
-pub fn check_order(args: &[Node], label: &str, findings: &mut Vec<Finding>) {
+pub fn check_order(args: &[Node], label: &str, findings: &mut Findings) {
     let kind_of = |arg: &Node| arg.get("kind").and_then(Node::as_str).map(str::to_string);
     let mut first_stdin: Option<usize> = None;
     for (j, arg) in args.iter().enumerate() {
