@@ -566,7 +566,10 @@ fn the_count_of_findings_left_out_follows_the_rule_it_counts() {
         let out = toolsmith_in(&dir, &["lint", "--format", "json", "skill/tools.json"]);
         let report: Value = serde_json::from_slice(&out.stdout)
             .unwrap_or_else(|e| panic!("JSON on stdout ({e}); stderr: {}", stderr(&out)));
-        let diagnostics = report["diagnostics"].as_array().expect("diagnostics").clone();
+        let diagnostics = report["diagnostics"]
+            .as_array()
+            .expect("diagnostics")
+            .clone();
         let of = |rule: &str| -> Vec<Value> {
             diagnostics
                 .iter()
@@ -598,5 +601,8 @@ fn the_count_of_findings_left_out_follows_the_rule_it_counts() {
 
     let (shown, counts) = run("[rules]\n\"chai/invalid-type\" = \"off\"\n");
     assert!(shown.is_empty());
-    assert!(counts.is_empty(), "a rule that is off is not counted: {counts:#?}");
+    assert!(
+        counts.is_empty(),
+        "a rule that is off is not counted: {counts:#?}"
+    );
 }

@@ -409,7 +409,9 @@ impl Findings {
 
     /// Number of errors found, held or left out.
     pub fn errors(&self) -> usize {
-        self.iter().filter(|f| f.severity == Severity::Error).count()
+        self.iter()
+            .filter(|f| f.severity == Severity::Error)
+            .count()
             + self.over.iter().map(|o| o.left_out_errors).sum::<usize>()
     }
 
@@ -525,7 +527,12 @@ mod tests {
                 };
                 // Pairs of findings share a position, so that ties count.
                 let at = i / 2;
-                let f = Finding::new(rule, Span::new(at, at + 1), format!("/{i}"), format!("m{i}"));
+                let f = Finding::new(
+                    rule,
+                    Span::new(at, at + 1),
+                    format!("/{i}"),
+                    format!("m{i}"),
+                );
                 if i % 5 == 0 {
                     f.with_severity(Severity::Error)
                 } else {
@@ -631,7 +638,10 @@ mod tests {
         );
         assert_eq!(summaries[0].severity, Severity::Error);
         assert_eq!(summaries[0].pointer, "/1000");
-        assert_eq!(summarised_rule(&summaries[0].message), Some("chai/invalid-type"));
+        assert_eq!(
+            summarised_rule(&summaries[0].message),
+            Some("chai/invalid-type")
+        );
     }
 
     #[test]

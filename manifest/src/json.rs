@@ -796,6 +796,7 @@ impl Parser<'_> {
                 Some(b'}') => {
                     self.at += 1;
                     self.open.pop();
+                    drop(hashes); // before the keys are copied into the frame
                     let members = take_from(&mut self.members, first);
                     frame.set_keys(members.iter().map(|m| m.key.as_str()));
                     return Ok(Kind::Object(members));

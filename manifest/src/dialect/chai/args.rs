@@ -257,12 +257,7 @@ fn check_property(
 }
 
 /// A `flagifboolean` mapping must emit something.
-fn check_flags_set(
-    node: &Node,
-    kind_node: Option<&Node>,
-    label: &str,
-    findings: &mut Findings,
-) {
+fn check_flags_set(node: &Node, kind_node: Option<&Node>, label: &str, findings: &mut Findings) {
     let sets = |key: &str| string(node, key).is_some();
     if sets("flagIfTrue") || sets("flagIfFalse") || sets("subcommandOverride") {
         return;
@@ -284,12 +279,7 @@ fn check_flags_set(
 }
 
 /// D7 (legacy: dashes in `flag` are doubled) and D9 (v0.5: `normalizeNewlines` is gone).
-fn check_version_specifics(
-    node: &Node,
-    label: &str,
-    version: Version,
-    findings: &mut Findings,
-) {
+fn check_version_specifics(node: &Node, label: &str, version: Version, findings: &mut Findings) {
     match version {
         Version::Legacy => {
             let Some((fnode, f)) = string(node, "flag").filter(|(_, f)| f.starts_with('-')) else {
@@ -450,13 +440,7 @@ fn boolean_typed(schema: &Node) -> Result<(), String> {
     }
 }
 
-fn check_boolean(
-    node: &Node,
-    param: &str,
-    schema: &Node,
-    label: &str,
-    findings: &mut Findings,
-) {
+fn check_boolean(node: &Node, param: &str, schema: &Node, label: &str, findings: &mut Findings) {
     if let Err(what) = boolean_typed(schema) {
         findings.push(
             Finding::new(
