@@ -23,11 +23,12 @@ pub struct Fixed {
 
 /// Adds to each fixable finding's help that `--fix` fixes it.
 pub fn annotate(diagnostics: &mut Diagnostics) {
+    let mut fixer = fix::Fixer::default();
     for d in &mut diagnostics.0 {
         let Some(what) = fix::describe(d.rule) else {
             continue;
         };
-        if fix::fix(d).is_none() {
+        if fixer.fix(d).is_none() {
             continue;
         }
         let note = format!("`toolsmith lint --fix` {what}");
@@ -42,8 +43,9 @@ pub fn annotate(diagnostics: &mut Diagnostics) {
 /// reported, so their rule is on).
 pub fn run(diagnostics: &Diagnostics, dry_run: bool, max_size: u64) -> Result<Fixed, Error> {
     let mut by_file: BTreeMap<&str, (Vec<Fix>, &str)> = BTreeMap::new();
+    let mut fixer = fix::Fixer::default();
     for d in diagnostics.iter() {
-        if let Some(f) = fix::fix(d) {
+        if let Some(f) = fixer.fix(d) {
             by_file
                 .entry(d.file.as_str())
                 .or_insert_with(|| (Vec::new(), d.source.text()))

@@ -552,3 +552,57 @@ fn hostile_configs_are_refused_with_a_finding_not_a_panic() {
     let (code, _) = findings(&dir, &[]);
     assert_eq!(code, 0);
 }
+
+/// 5,000 `chai/invalid-type` errors (a chai `tools.json` of numbers): the
+/// first 1,000 are shown and one `lint/too-many-findings` counts the other
+/// 4,000; the config's setting of the rule applies to that count too.
+#[test]
+fn the_count_of_findings_left_out_follows_the_rule_it_counts() {
+    let dir = scratch("too-many");
+    let numbers: Vec<String> = (0..5000).map(|i| (i % 10).to_string()).collect();
+    write(&dir, "skill/tools.json", format!("[{}]", numbers.join(",")));
+    let run = |config: &str| {
+        write(&dir, "toolsmith.toml", config);
+        let out = toolsmith_in(&dir, &["lint", "--format", "json", "skill/tools.json"]);
+        let report: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("JSON on stdout ({e}); stderr: {}", stderr(&out)));
+        let diagnostics = report["diagnostics"]
+            .as_array()
+            .expect("diagnostics")
+            .clone();
+        let of = |rule: &str| -> Vec<Value> {
+            diagnostics
+                .iter()
+                .filter(|d| d["rule"] == rule)
+                .cloned()
+                .collect()
+        };
+        (of("chai/invalid-type"), of("lint/too-many-findings"))
+    };
+
+    let (shown, counts) = run("");
+    assert_eq!(shown.len(), 1000);
+    assert_eq!(counts.len(), 1, "{counts:#?}");
+    assert_eq!(counts[0]["severity"], "error");
+    assert!(
+        counts[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("4000 more `chai/invalid-type` findings")),
+        "{counts:#?}"
+    );
+    // The count sits at the first element left out.
+    assert_eq!(counts[0]["pointer"], "/1000");
+
+    let (shown, counts) = run("[rules]\n\"chai/invalid-type\" = \"warning\"\n");
+    assert_eq!(shown.len(), 1000);
+    assert!(shown.iter().all(|d| d["severity"] == "warning"));
+    assert_eq!(counts.len(), 1);
+    assert_eq!(counts[0]["severity"], "warning");
+
+    let (shown, counts) = run("[rules]\n\"chai/invalid-type\" = \"off\"\n");
+    assert!(shown.is_empty());
+    assert!(
+        counts.is_empty(),
+        "a rule that is off is not counted: {counts:#?}"
+    );
+}

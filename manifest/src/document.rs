@@ -1,7 +1,7 @@
 //! A manifest file read from disk: its text, its tree and its findings so far.
 
-use crate::cap;
-use crate::diagnostic::{Diagnostic, Finding};
+use crate::cap::Findings;
+use crate::diagnostic::Diagnostic;
 use crate::input;
 use crate::json;
 use crate::source::Source;
@@ -18,8 +18,9 @@ pub struct Document {
     pub source: Arc<Source>,
     /// The parsed tree (JSON documents, or a skill's frontmatter mapping).
     pub root: Option<Node>,
-    /// Findings for this file, in no particular order.
-    pub findings: Vec<Finding>,
+    /// Findings for this file, in no particular order, limited as they are
+    /// produced (see [`Findings`]).
+    pub findings: Findings,
     /// False when the bytes were refused before parsing (size, encoding, binary).
     pub decoded: bool,
 }
@@ -69,7 +70,7 @@ impl Document {
             path: path.to_path_buf(),
             source: Arc::new(Source::new(display, text)),
             root: None,
-            findings: Vec::new(),
+            findings: Findings::new(),
             decoded: true,
         }
     }
@@ -91,19 +92,18 @@ impl Document {
         Ok(doc)
     }
 
-    /// Positions the findings: at most [`cap::MAX_PER_RULE`] of each rule,
+    /// Positions the findings: at most [`crate::cap::MAX_PER_RULE`] of each rule,
     /// then one `lint/too-many-findings` with the count of the rest.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
-        cap::limit_borrowed(&self.findings)
+        self.findings
+            .limited()
             .into_iter()
             .map(|f| f.locate_shared(&self.source))
             .collect()
     }
 
-    /// True when any finding is an error.
+    /// True when any finding is an error (one left out by the limit too).
     pub fn has_errors(&self) -> bool {
-        self.findings
-            .iter()
-            .any(|f| f.severity == crate::diagnostic::Severity::Error)
+        self.findings.has_errors()
     }
 }

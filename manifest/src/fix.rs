@@ -14,8 +14,9 @@
 //! finding stays for a human.
 
 use crate::diagnostic::Diagnostic;
-use crate::source::Span;
+use crate::source::{Source, Span};
 use crate::tree::{Kind, Node};
+use std::sync::Arc;
 
 /// One replacement of a byte range.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,24 +68,56 @@ pub fn describe(rule: &str) -> Option<&'static str> {
         .map(|(_, what)| *what)
 }
 
-/// The fix for `d`, when it is mechanical.
+/// The fix for `d`, when it is mechanical (parses `d`'s file when the fix
+/// needs its tree; use a [`Fixer`] for many findings).
 pub fn fix(d: &Diagnostic) -> Option<Fix> {
-    let text = d.source.text();
-    let edits = match d.rule {
-        "json/duplicate-key" => duplicate_key(text, d)?,
-        "provider/openai-strict-additional-properties" => additional_properties(text, &d.pointer)?,
-        "skill/allowed-tools-form" => allowed_tools(text, d.span)?,
-        "skill/unknown-field" if d.pointer == "/version" => version(text, d.span)?,
-        "frontmatter/trailing-whitespace" => vec![Edit {
-            span: d.span,
-            text: String::new(),
-        }],
-        _ => return None,
-    };
-    Some(Fix {
-        rule: d.rule,
-        edits,
-    })
+    Fixer::default().fix(d)
+}
+
+/// Finds the fixes of many findings, reading each JSON file's tree once
+/// (a file with a thousand `json/duplicate-key` findings is parsed once, not
+/// a thousand times).
+#[derive(Default)]
+pub struct Fixer {
+    /// The last file's text (by address) and its tree, when it parsed cleanly.
+    tree: Option<(Arc<Source>, Option<Node>)>,
+}
+
+impl Fixer {
+    /// The fix for `d`, when it is mechanical.
+    pub fn fix(&mut self, d: &Diagnostic) -> Option<Fix> {
+        let text = d.source.text();
+        let edits = match d.rule {
+            "json/duplicate-key" => duplicate_key(self.json_root(d)?, d)?,
+            "provider/openai-strict-additional-properties" => {
+                additional_properties(text, self.json_root(d)?, &d.pointer)?
+            }
+            "skill/allowed-tools-form" => allowed_tools(text, d.span)?,
+            "skill/unknown-field" if d.pointer == "/version" => version(text, d.span)?,
+            "frontmatter/trailing-whitespace" => vec![Edit {
+                span: d.span,
+                text: String::new(),
+            }],
+            _ => return None,
+        };
+        Some(Fix {
+            rule: d.rule,
+            edits,
+        })
+    }
+
+    /// The JSON tree of `d`'s file, when it parses without findings that
+    /// would make an edit unsafe (syntax errors); parsed once per file.
+    fn json_root(&mut self, d: &Diagnostic) -> Option<&Node> {
+        let cached = self
+            .tree
+            .as_ref()
+            .is_some_and(|(source, _)| Arc::ptr_eq(source, &d.source));
+        if !cached {
+            self.tree = Some((Arc::clone(&d.source), json_root(d.source.text())));
+        }
+        self.tree.as_ref()?.1.as_ref()
+    }
 }
 
 /// Applies `fixes` to `text`, leaving out a fix whose edits overlap one
@@ -149,8 +182,7 @@ fn json_root(text: &str) -> Option<Node> {
     parsed.root
 }
 
-fn duplicate_key(text: &str, d: &Diagnostic) -> Option<Vec<Edit>> {
-    let root = json_root(text)?;
+fn duplicate_key(root: &Node, d: &Diagnostic) -> Option<Vec<Edit>> {
     let (parent, key) = split_pointer(&d.pointer)?;
     let members = root.at_pointer(parent)?.as_object()?;
     let first = members.iter().position(|m| m.key == key)?;
@@ -167,8 +199,7 @@ fn duplicate_key(text: &str, d: &Diagnostic) -> Option<Vec<Edit>> {
     }])
 }
 
-fn additional_properties(text: &str, pointer: &str) -> Option<Vec<Edit>> {
-    let root = json_root(text)?;
+fn additional_properties(text: &str, root: &Node, pointer: &str) -> Option<Vec<Edit>> {
     let node = root.at_pointer(pointer)?;
     let Kind::Object(members) = &node.kind else {
         return None;

@@ -14,7 +14,7 @@ use crate::input::{MAX_DEPTH, TOO_DEEP};
 use crate::rules::Rule;
 use crate::source::Span;
 use crate::tree::{Frame, Kind, Member, Node, Place, child_pointer, index_pointer};
-use std::collections::HashMap;
+use hashbrown::HashTable;
 use std::hash::BuildHasher;
 
 /// Objects with more members than this check duplicate keys with a hash set.
@@ -690,10 +690,10 @@ impl Parser<'_> {
         }
         let frame = Frame::object(place);
         let first = self.members.len();
-        // Small objects are scanned for duplicate keys; larger ones keep the
-        // hash of each key (and the first member with it), so that the check
-        // stays linear without a second copy of the keys.
-        let mut hashes: Option<HashMap<u64, usize>> = None;
+        // Small objects are scanned for duplicate keys; larger ones keep a
+        // table of each distinct key's first member (9 bytes a key), so that
+        // the check stays linear without a second copy of the keys.
+        let mut firsts: Option<HashTable<(u32, u32)>> = None;
         loop {
             self.skip_ws();
             let key_start = self.at;
@@ -745,24 +745,18 @@ impl Parser<'_> {
                 open.key_start = key_start;
             }
             let siblings = &self.members[first..];
-            if siblings.len() == SMALL_OBJECT && hashes.is_none() {
-                let mut map = HashMap::with_capacity(SMALL_OBJECT * 2);
-                for (i, m) in siblings.iter().enumerate() {
-                    map.entry(self.hasher.hash_one(&m.key)).or_insert(i);
+            if siblings.len() == SMALL_OBJECT && firsts.is_none() {
+                let mut table = HashTable::with_capacity(SMALL_OBJECT * 2);
+                for (i, m) in (0u32..).zip(siblings) {
+                    first_with(&mut table, siblings, &self.hasher, &m.key, i);
                 }
-                hashes = Some(map);
+                firsts = Some(table);
             }
-            let duplicate = match hashes.as_mut() {
-                Some(map) => match map.entry(self.hasher.hash_one(&key)) {
-                    std::collections::hash_map::Entry::Vacant(e) => {
-                        e.insert(slot);
-                        false
-                    }
-                    // The same hash: the same key, or (rarely) a collision.
-                    std::collections::hash_map::Entry::Occupied(e) => {
-                        siblings[*e.get()].key == key || siblings.iter().any(|m| m.key == key)
-                    }
-                },
+            let duplicate = match firsts.as_mut() {
+                Some(table) => {
+                    let slot = u32::try_from(slot).unwrap_or(u32::MAX);
+                    first_with(table, siblings, &self.hasher, &key, slot) != slot
+                }
                 None => siblings.iter().any(|m| m.key == key),
             };
             if duplicate {
@@ -796,12 +790,38 @@ impl Parser<'_> {
                 Some(b'}') => {
                     self.at += 1;
                     self.open.pop();
+                    drop(firsts); // before the keys are copied into the frame
                     let members = take_from(&mut self.members, first);
                     frame.set_keys(members.iter().map(|m| m.key.as_str()));
                     return Ok(Kind::Object(members));
                 }
                 _ => return Err(self.expected_comma()),
             }
+        }
+    }
+}
+
+/// The index of the first of `members` with `key`, found in `table` (which
+/// holds, per distinct key, 32 bits of its hash and its first member's
+/// index); when there is none, `slot` is recorded as the first and returned.
+fn first_with(
+    table: &mut HashTable<(u32, u32)>,
+    members: &[Member],
+    hasher: &impl BuildHasher,
+    key: &str,
+    slot: u32,
+) -> u32 {
+    // 32 bits of the key's hash, spread back over 64 for the table (which
+    // also reads the top bits), so that growing it reads no key again.
+    let short = hasher.hash_one(key) as u32;
+    let spread = |h: u32| u64::from(h).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let same =
+        |&(h, i): &(u32, u32)| h == short && members.get(i as usize).is_some_and(|m| m.key == key);
+    match table.entry(spread(short), same, |&(h, _)| spread(h)) {
+        hashbrown::hash_table::Entry::Occupied(e) => e.get().1,
+        hashbrown::hash_table::Entry::Vacant(e) => {
+            e.insert((short, slot));
+            slot
         }
     }
 }
@@ -885,6 +905,32 @@ mod tests {
     fn nesting_at_the_limit_is_accepted() {
         let text = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
         assert!(parse(&text).findings.is_empty());
+    }
+
+    #[test]
+    fn a_large_object_reports_each_repeated_key_once_per_repeat() {
+        // 10,000 distinct keys (one with an escape), then three of them again
+        // and one new key, then a fourth repeat of an escaped key.
+        let mut members: Vec<String> = (0..10_000).map(|i| format!("\"k{i}\":{i}")).collect();
+        members.push("\"a\\/b\":1".to_string());
+        for again in [
+            "\"k9999\":0",
+            "\"k0\":0",
+            "\"new\":0",
+            "\"k5000\":1",
+            "\"a/b\":2",
+        ] {
+            members.push(again.to_string());
+        }
+        let parsed = parse(&format!("{{{}}}", members.join(",")));
+        let repeated: Vec<&str> = parsed.findings.iter().map(|f| f.pointer.as_str()).collect();
+        assert_eq!(repeated, ["/k9999", "/k0", "/k5000", "/a~1b"]);
+        assert!(
+            parsed
+                .findings
+                .iter()
+                .all(|f| f.rule.id == DUPLICATE_KEY.id)
+        );
     }
 
     /// Every node of `node`, depth first.

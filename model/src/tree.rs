@@ -73,21 +73,21 @@ pub struct Place {
 }
 
 /// What the children of one container share: the container's own place and
-/// how a child's slot becomes a pointer token.
+/// how a child's slot becomes a pointer token (24 bytes: an array's frame,
+/// the most common, has no token table).
 #[derive(Debug)]
 pub struct Frame {
     container: Place,
-    tokens: Tokens,
+    /// `None` for array elements, whose token is the slot itself.
+    tokens: Option<Box<Tokens>>,
 }
 
-/// How a slot of a [`Frame`] becomes a pointer token.
+/// How a slot of an object's or a synthesized [`Frame`] becomes a pointer token.
 #[derive(Debug)]
 enum Tokens {
-    /// Array elements: the slot itself.
-    Index,
     /// Object members: the escaped keys, concatenated, set once the object is
     /// read ([`Frame::set_keys`]); each slot's token ends at `ends[slot]`.
-    Keys(OnceLock<Box<Keys>>),
+    Keys(OnceLock<Keys>),
     /// Every child has this (escaped) token.
     Fixed(Box<str>),
 }
@@ -103,7 +103,7 @@ impl Frame {
     pub fn array(container: &Place) -> Arc<Frame> {
         Arc::new(Frame {
             container: container.clone(),
-            tokens: Tokens::Index,
+            tokens: None,
         })
     }
 
@@ -112,7 +112,7 @@ impl Frame {
     pub fn object(container: &Place) -> Arc<Frame> {
         Arc::new(Frame {
             container: container.clone(),
-            tokens: Tokens::Keys(OnceLock::new()),
+            tokens: Some(Box::new(Tokens::Keys(OnceLock::new()))),
         })
     }
 
@@ -120,14 +120,14 @@ impl Frame {
     pub fn fixed(container: &Place, token: &str) -> Arc<Frame> {
         Arc::new(Frame {
             container: container.clone(),
-            tokens: Tokens::Fixed(escape_pointer_token(token).into()),
+            tokens: Some(Box::new(Tokens::Fixed(escape_pointer_token(token).into()))),
         })
     }
 
     /// Records the keys of an object frame, in slot order (the first call
     /// wins; ignored for other frames).
     pub fn set_keys<'k>(&self, keys: impl IntoIterator<Item = &'k str>) {
-        let Tokens::Keys(cell) = &self.tokens else {
+        let Some(Tokens::Keys(cell)) = self.tokens.as_deref() else {
             return;
         };
         let mut text = String::new();
@@ -136,10 +136,10 @@ impl Frame {
             push_token(&mut text, key);
             ends.push(u32::try_from(text.len()).unwrap_or(u32::MAX));
         }
-        let _ = cell.set(Box::new(Keys {
+        let _ = cell.set(Keys {
             text: text.into(),
             ends: ends.into(),
-        }));
+        });
     }
 
     /// The place of child `slot`.
@@ -152,11 +152,11 @@ impl Frame {
 
     /// Appends the token of `slot` to `out`.
     fn write_token(&self, slot: u32, out: &mut String) {
-        match &self.tokens {
-            Tokens::Index => {
+        match self.tokens.as_deref() {
+            None => {
                 let _ = write!(out, "{slot}");
             }
-            Tokens::Keys(cell) => match cell.get() {
+            Some(Tokens::Keys(cell)) => match cell.get() {
                 Some(keys) => {
                     let i = slot as usize;
                     let start = if i == 0 {
@@ -172,7 +172,7 @@ impl Frame {
                     let _ = write!(out, "{slot}");
                 }
             },
-            Tokens::Fixed(token) => out.push_str(token),
+            Some(Tokens::Fixed(token)) => out.push_str(token),
         }
     }
 }
@@ -393,5 +393,22 @@ impl Node {
                 Value::Object(map)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The memory per element of a big file rests on these sizes.
+    #[test]
+    fn a_node_is_64_bytes_and_an_array_frame_24() {
+        assert_eq!(std::mem::size_of::<Node>(), 64);
+        assert_eq!(std::mem::size_of::<Frame>(), 24);
+        let array = Frame::array(&Place::from_pointer("/a~1b"));
+        let object = Frame::object(&array.child(3));
+        object.set_keys(["x/y", "z"]);
+        assert_eq!(object.child(1).pointer(), "/a~1b/3/z");
+        assert_eq!(object.child(0).pointer(), "/a~1b/3/x~1y");
     }
 }

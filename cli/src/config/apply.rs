@@ -13,7 +13,7 @@ use toolsmith_manifest::config::{Level, UNUSED_ALLOW};
 use toolsmith_manifest::lint::{FileKind, Input, classify};
 use toolsmith_manifest::source::Source;
 use toolsmith_manifest::suppress::{self, Suppression};
-use toolsmith_manifest::{Diagnostics, Finding};
+use toolsmith_manifest::{Diagnostics, Finding, cap};
 
 /// What [`apply`] did besides changing the list.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -101,6 +101,20 @@ pub fn apply(
     for mut d in all {
         let found = configs.for_file(Path::new(&d.file))?;
         if let Some((config, settings)) = &found {
+            // The count of findings left out by the per-rule limit follows
+            // the rule it counts: gone when that rule is `off`, at the
+            // severity the config gives it; then its own rule's setting.
+            if d.rule == cap::TOO_MANY_FINDINGS.id
+                && let Some(counted) = cap::summarised_rule(&d.message)
+            {
+                match config.level(settings, counted, d.severity) {
+                    Level::Off => {
+                        applied.off += 1;
+                        continue;
+                    }
+                    Level::On(s) => d.severity = s,
+                }
+            }
             match config.level(settings, d.rule, d.severity) {
                 Level::Off => {
                     applied.off += 1;

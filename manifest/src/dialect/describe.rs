@@ -15,11 +15,12 @@
 //! matches its stem when the stem is `NAME` or `NAME.` followed by any
 //! extension (`get_weather` matches `get_weather.sh`, `get_weather.py`, …).
 
+use crate::cap::Findings;
 use crate::diagnostic::Finding;
 use crate::document::Document;
 use crate::model::{DescribeExecution, Dialect, Execution, Manifest, Origin, Tool};
 use crate::options::Options;
-use crate::rules::{Rule, Severity};
+use crate::rules::Rule;
 use crate::schema::{self, SchemaCheck};
 use crate::suggest::closest;
 use crate::tree::Node;
@@ -105,7 +106,7 @@ pub fn check(docs: &mut [Document], options: &Options) -> Option<Manifest> {
         let mut file = File {
             path: &doc.path,
             display: doc.source.path(),
-            findings: Vec::new(),
+            findings: Findings::new(),
             seen: &mut seen,
         };
         let entries = match root.as_array() {
@@ -128,7 +129,7 @@ pub fn check(docs: &mut [Document], options: &Options) -> Option<Manifest> {
             }
         }
         let findings = file.findings;
-        doc.findings.extend(findings);
+        doc.findings.append(findings);
     }
     if parsed == 0 {
         return None;
@@ -185,7 +186,7 @@ pub fn name_matches_stem(name: &str, stem: &str) -> bool {
 struct File<'a> {
     path: &'a Path,
     display: &'a str,
-    findings: Vec<Finding>,
+    findings: Findings,
     seen: &'a mut HashMap<String, String>,
 }
 
@@ -206,10 +207,7 @@ impl File<'_> {
     }
 
     fn errors(&self) -> usize {
-        self.findings
-            .iter()
-            .filter(|f| f.severity == Severity::Error)
-            .count()
+        self.findings.errors()
     }
 
     /// One tool description; returns the tool when it has no errors.

@@ -130,7 +130,7 @@ const FORMATS: &[&str] = &[
 /// assert_eq!(findings[0].help.as_deref(), Some("did you mean \"string\"?"));
 /// assert_eq!(findings[0].pointer, "/parameters/properties/city/type");
 /// ```
-pub fn check(node: &Node, check: &SchemaCheck, findings: &mut Vec<Finding>) {
+pub fn check(node: &Node, check: &SchemaCheck, findings: &mut impl Extend<Finding>) {
     let place = place_name(&node.pointer());
     let mut out = Vec::new();
     if meta::check(node, &place, &mut out) {

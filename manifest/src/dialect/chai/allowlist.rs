@@ -3,6 +3,7 @@
 //! and `subcommandOverride`.
 
 use super::fields::{invalid_type, show};
+use crate::cap::Findings;
 use crate::diagnostic::Finding;
 use crate::rules::Rule;
 use crate::suggest::closest;
@@ -30,7 +31,7 @@ pub struct Allowlist {
 }
 
 /// Reads an allowlist object, reporting values that are not arrays of strings.
-pub fn check(node: &Node, findings: &mut Vec<Finding>) -> Allowlist {
+pub fn check(node: &Node, findings: &mut Findings) -> Allowlist {
     let mut allowlist = Allowlist::default();
     for member in node.as_object().unwrap_or_default() {
         let mut subcommands = Vec::new();
@@ -62,7 +63,7 @@ impl Allowlist {
         binary: &Node,
         subcommand: Option<&Node>,
         label: &str,
-        findings: &mut Vec<Finding>,
+        findings: &mut Findings,
     ) {
         let Some(name) = binary.as_str() else {
             return;

@@ -6,6 +6,7 @@ use super::allowlist::Allowlist;
 use super::fields::{expected_list, missing, show};
 use super::tools::{Property, ToolInfo};
 use super::{deny, resolver};
+use crate::cap::Findings;
 use crate::diagnostic::Finding;
 use crate::model::{ArgKind, ArgMapping, ResolveCommand};
 use crate::rules::Rule;
@@ -118,7 +119,7 @@ fn string<'a>(node: &'a Node, key: &str) -> Option<(&'a Node, &'a str)> {
 }
 
 /// Checks one argument mapping; `label` is `execution[i].args[j]`.
-pub fn check(node: &Node, label: &str, cx: &Context<'_>, findings: &mut Vec<Finding>) -> Mapped {
+pub fn check(node: &Node, label: &str, cx: &Context<'_>, findings: &mut Findings) -> Mapped {
     if node.as_object().is_none() {
         return Mapped::Broken;
     }
@@ -199,7 +200,7 @@ fn check_param_present(
     known: bool,
     label: &str,
     version: Version,
-    findings: &mut Vec<Finding>,
+    findings: &mut Findings,
 ) {
     let needs_param = match version {
         Version::Legacy => true,
@@ -226,7 +227,7 @@ fn check_property(
     tool: &ToolInfo,
     label: &str,
     cx: &Context<'_>,
-    findings: &mut Vec<Finding>,
+    findings: &mut Findings,
 ) {
     let (schema, required) = match tool.property(pname) {
         Property::Unknown => return,
@@ -256,12 +257,7 @@ fn check_property(
 }
 
 /// A `flagifboolean` mapping must emit something.
-fn check_flags_set(
-    node: &Node,
-    kind_node: Option<&Node>,
-    label: &str,
-    findings: &mut Vec<Finding>,
-) {
+fn check_flags_set(node: &Node, kind_node: Option<&Node>, label: &str, findings: &mut Findings) {
     let sets = |key: &str| string(node, key).is_some();
     if sets("flagIfTrue") || sets("flagIfFalse") || sets("subcommandOverride") {
         return;
@@ -283,12 +279,7 @@ fn check_flags_set(
 }
 
 /// D7 (legacy: dashes in `flag` are doubled) and D9 (v0.5: `normalizeNewlines` is gone).
-fn check_version_specifics(
-    node: &Node,
-    label: &str,
-    version: Version,
-    findings: &mut Vec<Finding>,
-) {
+fn check_version_specifics(node: &Node, label: &str, version: Version, findings: &mut Findings) {
     match version {
         Version::Legacy => {
             let Some((fnode, f)) = string(node, "flag").filter(|(_, f)| f.starts_with('-')) else {
@@ -449,13 +440,7 @@ fn boolean_typed(schema: &Node) -> Result<(), String> {
     }
 }
 
-fn check_boolean(
-    node: &Node,
-    param: &str,
-    schema: &Node,
-    label: &str,
-    findings: &mut Vec<Finding>,
-) {
+fn check_boolean(node: &Node, param: &str, schema: &Node, label: &str, findings: &mut Findings) {
     if let Err(what) = boolean_typed(schema) {
         findings.push(
             Finding::new(
@@ -567,7 +552,7 @@ fn emits_argv(arg: &Node) -> bool {
 
 /// The checks over a v0.5 spec's whole `args` list: a second `stdin`
 /// mapping (V11) and a `tempfile` mapping followed by argv (V10).
-pub fn check_order(args: &[Node], label: &str, findings: &mut Vec<Finding>) {
+pub fn check_order(args: &[Node], label: &str, findings: &mut Findings) {
     let kind_of = |arg: &Node| arg.get("kind").and_then(Node::as_str).map(str::to_string);
     let mut first_stdin: Option<usize> = None;
     for (j, arg) in args.iter().enumerate() {

@@ -10,6 +10,7 @@
 use super::fields::show;
 use super::skill::{Bins, ChaiSkill};
 use super::tools::{Property, ToolInfo};
+use crate::cap::Findings;
 use crate::diagnostic::Finding;
 use crate::rules::Rule;
 use crate::source::Span;
@@ -57,7 +58,7 @@ pub fn check_bin_group(
     spec: &Node,
     label: &str,
     skill: Option<&ChaiSkill>,
-    findings: &mut Vec<Finding>,
+    findings: &mut Findings,
 ) {
     let (Some(skill), Some(condition)) = (skill, spec.member("condition")) else {
         return;
@@ -124,7 +125,7 @@ fn undeclared(
     name: &str,
     what: &str,
     tool: &ToolInfo,
-    findings: &mut Vec<Finding>,
+    findings: &mut Findings,
 ) {
     if tool.property(name) != Property::Absent {
         return;
@@ -154,7 +155,7 @@ pub fn check_references(
     spec: &Node,
     label: &str,
     tool: Option<&ToolInfo>,
-    findings: &mut Vec<Finding>,
+    findings: &mut Findings,
 ) {
     let Some(tool) = tool else {
         return;
@@ -219,7 +220,7 @@ fn param_condition(spec: &Node) -> Option<(Vec<String>, Vec<String>)> {
 /// Reports specs of one tool whose `paramCondition` (and effective
 /// `condition`) equal an earlier spec's: chai's selection cannot tell them
 /// apart (several match, `multiple execution specs match`).
-pub fn check_ambiguous(items: &[Node], skill: Option<&ChaiSkill>, findings: &mut Vec<Finding>) {
+pub fn check_ambiguous(items: &[Node], skill: Option<&ChaiSkill>, findings: &mut Findings) {
     type Key = (String, Option<u64>, Vec<String>, Vec<String>);
     let mut first: HashMap<Key, usize> = HashMap::new();
     for (i, spec) in items.iter().enumerate() {

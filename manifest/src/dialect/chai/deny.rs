@@ -3,6 +3,7 @@
 //! does not), and `denyAlwaysResolve` needs a `denyResolveCommand`.
 
 use super::fields::{show, span_in_string};
+use crate::cap::Findings;
 use crate::diagnostic::Finding;
 use crate::rules::Rule;
 use crate::tree::Node;
@@ -46,7 +47,7 @@ fn regex_error(pattern: &str) -> Option<(Option<usize>, String)> {
 
 /// Checks the deny keys of one mapping; `text` is the file's text (for
 /// positions inside the pattern string).
-pub fn check(node: &Node, label: &str, text: &str, findings: &mut Vec<Finding>) {
+pub fn check(node: &Node, label: &str, text: &str, findings: &mut Findings) {
     let param = node.get("param").and_then(Node::as_str).unwrap_or("?");
     if let Some(p) = node.get("denyPattern")
         && let Some(pattern) = p.as_str()

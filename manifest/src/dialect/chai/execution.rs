@@ -9,6 +9,7 @@ use super::resolver;
 use super::skill::ChaiSkill;
 use super::tools::ToolInfo;
 use super::{conditions, output};
+use crate::cap::Findings;
 use crate::diagnostic::Finding;
 use crate::model::{ChaiExecution, ChaiVersion, ParamCondition, PostProcess};
 use crate::rules::Rule;
@@ -100,7 +101,7 @@ pub fn check(
     version: Version,
     targets: Targets<'_>,
     skill_dir: &Path,
-    findings: &mut Vec<Finding>,
+    findings: &mut Findings,
 ) -> Vec<SpecInfo> {
     let mut specs: Vec<SpecInfo> = Vec::new();
     // First spec without `paramCondition` of each tool (and OR-group).
@@ -261,7 +262,7 @@ pub fn check_coverage(
     tool_items: &[Node],
     tools: &[ToolInfo],
     specs: &[SpecInfo],
-    findings: &mut Vec<Finding>,
+    findings: &mut Findings,
 ) {
     let by_tool = by_tool(specs);
     let first = by_name(tools);
@@ -292,7 +293,7 @@ pub fn check_coverage(
 }
 
 /// Warns about each schema property that no spec of `tool` reads (U14).
-fn unmapped(tool: &ToolInfo, specs: &[&SpecInfo], findings: &mut Vec<Finding>) {
+fn unmapped(tool: &ToolInfo, specs: &[&SpecInfo], findings: &mut Findings) {
     let reads: HashSet<&str> = specs
         .iter()
         .flat_map(|s| s.reads.iter().map(String::as_str))

@@ -3,6 +3,7 @@
 //! required keys; serde-style value descriptions; did-you-mean.
 
 use super::Version;
+use crate::cap::Findings;
 use crate::diagnostic::Finding;
 use crate::rules::Rule;
 use crate::source::Span;
@@ -201,7 +202,7 @@ pub fn check_object(
     table: &'static [Field],
     version: Version,
     label: &str,
-    findings: &mut Vec<Finding>,
+    findings: &mut Findings,
 ) {
     let Some(members) = node.as_object() else {
         findings.push(invalid_type(node, "a map"));
@@ -235,7 +236,7 @@ pub fn check_items(
     table: &'static [Field],
     version: Version,
     label: &str,
-    findings: &mut Vec<Finding>,
+    findings: &mut Findings,
 ) {
     for (i, item) in items.iter().enumerate() {
         check_object(item, table, version, &format!("{label}[{i}]"), findings);
@@ -247,7 +248,7 @@ fn check_value(
     field: &Field,
     version: Version,
     label: &str,
-    findings: &mut Vec<Finding>,
+    findings: &mut Findings,
 ) {
     if value.is_null() && (field.nullable || matches!(field.ty, Ty::Any)) {
         return;

@@ -6,6 +6,7 @@ use super::fields::{self, first_char};
 use super::skill::ChaiSkill;
 use super::version::{self, Chosen};
 use super::{Files, Version, allowlist, assemble, tools};
+use crate::cap::Findings;
 use crate::diagnostic::Finding;
 use crate::document::Document;
 use crate::model::{Dialect, Manifest};
@@ -18,7 +19,7 @@ pub fn check(doc: &mut Document, chosen: &Chosen, skill: Option<&ChaiSkill>) -> 
     let root = doc.root.as_ref()?;
     root.as_object()?;
     let version = chosen.version;
-    let mut findings: Vec<Finding> = Vec::new();
+    let mut findings = Findings::new();
     if version == Version::V05 {
         findings.push(version::deprecated(root, doc.source.path(), chosen));
     }
@@ -53,7 +54,7 @@ pub fn check(doc: &mut Document, chosen: &Chosen, skill: Option<&ChaiSkill>) -> 
         execution::check_coverage(items, tools, specs, &mut findings);
     }
     version::annotate(&mut findings, chosen);
-    doc.findings.extend(findings);
+    doc.findings.append(findings);
     Some(assemble(
         Dialect::ChaiLegacy,
         Files {

@@ -4,6 +4,7 @@
 //! and a truncation hint that panics when no line is kept.
 
 use super::fields::{show, span_in_string};
+use crate::cap::Findings;
 use crate::diagnostic::Finding;
 use crate::rules::Rule;
 use crate::tree::{Kind, Node};
@@ -58,7 +59,7 @@ fn out_of_range(node: &Node, code: i128, label: &str) -> Finding {
 }
 
 /// Checks the output keys of one v0.5 execution spec (`label` is `execution[i]`).
-pub fn check(spec: &Node, label: &str, text: &str, findings: &mut Vec<Finding>) {
+pub fn check(spec: &Node, label: &str, text: &str, findings: &mut Findings) {
     let success: Vec<i128> = spec
         .get("successExitCodes")
         .and_then(Node::as_array)
@@ -87,7 +88,7 @@ pub fn check(spec: &Node, label: &str, text: &str, findings: &mut Vec<Finding>) 
     }
 }
 
-fn check_truncation(spec: &Node, label: &str, text: &str, findings: &mut Vec<Finding>) {
+fn check_truncation(spec: &Node, label: &str, text: &str, findings: &mut Findings) {
     let Some(hint_node) = spec.get("truncationHint") else {
         return;
     };
@@ -146,7 +147,7 @@ enum Holds {
     Sometimes,
 }
 
-fn exit_code(node: &Node, label: &str, success: &[i128], findings: &mut Vec<Finding>) -> Holds {
+fn exit_code(node: &Node, label: &str, success: &[i128], findings: &mut Findings) -> Holds {
     if let Some(s) = node.as_str() {
         if s != "nonzero" {
             return Holds::Never(format!(
@@ -179,7 +180,7 @@ fn exit_code(node: &Node, label: &str, success: &[i128], findings: &mut Vec<Find
     }
 }
 
-fn check_hint(hint: &Node, label: &str, success: &[i128], findings: &mut Vec<Finding>) {
+fn check_hint(hint: &Node, label: &str, success: &[i128], findings: &mut Findings) {
     if hint.as_object().is_none() {
         return;
     }

@@ -5,6 +5,7 @@
 use super::Version;
 use super::allowlist::Allowlist;
 use super::fields::{first_char, show};
+use crate::cap::Findings;
 use crate::diagnostic::Finding;
 use crate::model::ResolveCommand;
 use crate::rules::Rule;
@@ -43,7 +44,7 @@ pub fn check(
     label: &str,
     version: Version,
     allowlist: Option<&Allowlist>,
-    findings: &mut Vec<Finding>,
+    findings: &mut Findings,
 ) -> Option<ResolveCommand> {
     node.as_object()?;
     let script = string(node, "script");
@@ -144,7 +145,7 @@ pub fn check(
     }
 }
 
-fn check_script_name(node: &Node, name: &str, label: &str, findings: &mut Vec<Finding>) {
+fn check_script_name(node: &Node, name: &str, label: &str, findings: &mut Findings) {
     let bad = ["..", "/", "\\"].into_iter().find(|p| name.contains(p));
     if let Some(part) = bad {
         findings.push(

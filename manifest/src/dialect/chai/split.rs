@@ -7,6 +7,7 @@ use super::fields::{self, first_char};
 use super::skill::ChaiSkill;
 use super::version::{self, Chosen};
 use super::{Files, Version, allowlist, assemble, tools};
+use crate::cap::Findings;
 use crate::diagnostic::Finding;
 use crate::document::Document;
 use crate::model::{Dialect, Manifest};
@@ -25,7 +26,7 @@ fn part_root<'a>(
     doc: Option<&'a Document>,
     name: &str,
     object: bool,
-    findings: &mut Vec<Finding>,
+    findings: &mut Findings,
 ) -> Option<&'a Node> {
     let root = doc?.root.as_ref()?;
     let ok = if object {
@@ -70,13 +71,13 @@ pub fn check(
     chosen: &Chosen,
     skill: Option<&ChaiSkill>,
 ) -> Option<Manifest> {
-    let mut tool_findings = Vec::new();
-    let mut allow_findings = Vec::new();
-    let mut exec_findings = Vec::new();
+    let mut tool_findings = Findings::new();
+    let mut allow_findings = Findings::new();
+    let mut exec_findings = Findings::new();
     let root = part_root(Some(tools_doc), "tools.json", false, &mut tool_findings);
     let Some(root) = root else {
         version::annotate(&mut tool_findings, chosen);
-        tools_doc.findings.extend(tool_findings);
+        tools_doc.findings.append(tool_findings);
         return None;
     };
     if chosen.version == Version::Legacy {
@@ -92,7 +93,7 @@ pub fn check(
             );
         }
         version::annotate(&mut tool_findings, chosen);
-        tools_doc.findings.extend(tool_findings);
+        tools_doc.findings.append(tool_findings);
         return None;
     }
     let tool_items = root.as_array().unwrap_or_default();
@@ -174,7 +175,7 @@ pub fn check(
         let mut findings = findings;
         version::annotate(&mut findings, chosen);
         if let Some(doc) = doc {
-            doc.findings.extend(findings);
+            doc.findings.append(findings);
         }
     }
     Some(manifest)

@@ -1,6 +1,7 @@
 //! Tool specs (`tools[]`): names, duplicate names, `parameters`.
 
 use super::fields::{first_char, show};
+use crate::cap::Findings;
 use crate::diagnostic::Finding;
 use crate::rules::Rule;
 use crate::schema::{self, SchemaCheck};
@@ -112,7 +113,7 @@ fn index_properties(parameters: Option<&Node>) -> Option<HashMap<String, (usize,
 
 /// Checks the tool specs (their keys and types are checked by `fields`) and
 /// returns the named ones.
-pub fn check(items: &[Node], findings: &mut Vec<Finding>) -> Vec<ToolInfo> {
+pub fn check(items: &[Node], findings: &mut Findings) -> Vec<ToolInfo> {
     let mut infos: Vec<ToolInfo> = Vec::new();
     let mut first_index: HashMap<&str, usize> = HashMap::new();
     for (index, item) in items.iter().enumerate() {

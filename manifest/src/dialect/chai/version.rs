@@ -5,6 +5,7 @@
 
 use super::Version;
 use super::fields::{self, Field, first_char};
+use crate::cap::Findings;
 use crate::diagnostic::Finding;
 use crate::model::ChaiVersion;
 use crate::options::Options;
@@ -178,7 +179,7 @@ const VERSION_SENSITIVE: &[&str] = &[
 
 /// Names the version in the message of the first version-sensitive finding
 /// (by position) of `findings`, and tags every finding with the dialect name.
-pub fn annotate(findings: &mut [Finding], chosen: &Chosen) {
+pub fn annotate(findings: &mut Findings, chosen: &Chosen) {
     let name = chosen.dialect_name();
     let first = findings
         .iter_mut()

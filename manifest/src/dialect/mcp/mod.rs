@@ -19,6 +19,7 @@ pub mod schema;
 pub mod shape;
 pub mod tool;
 
+use crate::cap::Findings;
 use crate::diagnostic::Finding;
 use crate::document::Document;
 use crate::model::{Dialect, Manifest};
@@ -198,7 +199,7 @@ pub fn looks_like_mcp(root: &Node) -> bool {
 pub fn check(doc: &mut Document, options: &Options) -> Option<Manifest> {
     let _ = options;
     let root = doc.root.as_ref()?;
-    let mut findings = Vec::new();
+    let mut findings = Findings::new();
     let list = shape::read(root, &mut findings);
     let mut tools = Vec::new();
     let mut unusable = Vec::new();
@@ -220,7 +221,7 @@ pub fn check(doc: &mut Document, options: &Options) -> Option<Manifest> {
             }
         }
     }
-    doc.findings.extend(findings);
+    doc.findings.append(findings);
     list.map(|_| Manifest {
         dialect: Dialect::Mcp,
         path: doc.path.clone(),

@@ -4,7 +4,7 @@
 //! dialect `$schema` names otherwise.
 
 use super::{SCHEMA_DIALECT, SCHEMA_TYPE, at, describe};
-use crate::diagnostic::Finding;
+use crate::cap::Findings;
 use crate::schema::SchemaCheck;
 use crate::tree::Node;
 
@@ -48,7 +48,7 @@ pub fn draft(uri: &str) -> Option<&'static str> {
 }
 
 /// Checks the schema object `node` held by `key` (`inputSchema`, `outputSchema`).
-pub fn check(node: &Node, key: &str, findings: &mut Vec<Finding>) {
+pub fn check(node: &Node, key: &str, findings: &mut Findings) {
     match node.get("type") {
         Some(t) if t.as_str() == Some("object") => {}
         Some(t) => findings.push(

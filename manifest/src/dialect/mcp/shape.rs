@@ -1,6 +1,7 @@
 //! The four shapes of an MCP tool list, unwrapped to the tools.
 
 use super::{JSONRPC_ERROR, LIST_SHAPE, NEXT_PAGE, WRONG_TYPE, at, describe};
+use crate::cap::Findings;
 use crate::diagnostic::Finding;
 use crate::tree::Node;
 
@@ -15,16 +16,16 @@ pub struct List<'a> {
 /// the four; `None` when no tool list can be found in it.
 ///
 /// ```
-/// use toolsmith_manifest::{dialect::mcp::shape::read, json::parse};
+/// use toolsmith_manifest::{cap::Findings, dialect::mcp::shape::read, json::parse};
 /// let root = parse(r#"{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "a"}]}}"#).root.unwrap();
-/// let mut findings = Vec::new();
+/// let mut findings = Findings::new();
 /// assert_eq!(read(&root, &mut findings).unwrap().tools.len(), 1);
 /// assert!(findings.is_empty());
 /// let root = parse(r#"{"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found"}}"#).root.unwrap();
 /// assert!(read(&root, &mut findings).is_none());
 /// assert_eq!(findings[0].rule.id, "mcp/jsonrpc-error");
 /// ```
-pub fn read<'a>(root: &'a Node, findings: &mut Vec<Finding>) -> Option<List<'a>> {
+pub fn read<'a>(root: &'a Node, findings: &mut Findings) -> Option<List<'a>> {
     if let Some(elements) = root.as_array() {
         return Some(List {
             tools: elements.iter().collect(),
@@ -62,7 +63,7 @@ fn not_a_list(root: &Node) -> Finding {
 }
 
 /// A JSON-RPC 2.0 response: its `result` is the `tools/list` result.
-fn envelope<'a>(root: &'a Node, findings: &mut Vec<Finding>) -> Option<List<'a>> {
+fn envelope<'a>(root: &'a Node, findings: &mut Findings) -> Option<List<'a>> {
     if let Some(version) = root.get("jsonrpc")
         && version.as_str() != Some("2.0")
     {
@@ -128,7 +129,7 @@ fn envelope<'a>(root: &'a Node, findings: &mut Vec<Finding>) -> Option<List<'a>>
 }
 
 /// A `tools/list` result: `tools`, and `nextCursor` when there are more pages.
-fn result<'a>(root: &'a Node, findings: &mut Vec<Finding>) -> Option<List<'a>> {
+fn result<'a>(root: &'a Node, findings: &mut Findings) -> Option<List<'a>> {
     if let Some(cursor) = root.get("nextCursor") {
         match cursor.as_str() {
             Some(_) => findings.push(

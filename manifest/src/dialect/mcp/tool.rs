@@ -5,7 +5,7 @@ use super::{
     ANNOTATION_TYPE, DESCRIPTION_MISSING, DUPLICATE_NAME, LIST_SHAPE, MISSING_FIELD,
     NAME_CHARACTERS, NAME_LENGTH, WRONG_TYPE, at, describe, schema,
 };
-use crate::diagnostic::{Finding, Severity};
+use crate::cap::Findings;
 use crate::model::{DescribeExecution, Execution, Origin, Tool};
 use crate::tree::Node;
 use std::collections::HashMap;
@@ -26,9 +26,9 @@ pub const HINTS: [&str; 4] = [
 pub fn check(
     node: &Node,
     seen: &mut HashMap<String, String>,
-    findings: &mut Vec<Finding>,
+    findings: &mut Findings,
 ) -> Option<Tool> {
-    let before = errors(findings);
+    let before = findings.errors();
     if node.as_object().is_none() {
         findings.push(
             at(
@@ -74,7 +74,7 @@ pub fn check(
     schema_field(node, "outputSchema", false, findings);
     let name = name?;
     let input = input?;
-    if errors(findings) > before {
+    if findings.errors() > before {
         return None;
     }
     Some(Tool {
@@ -96,15 +96,8 @@ pub fn check(
     })
 }
 
-fn errors(findings: &[Finding]) -> usize {
-    findings
-        .iter()
-        .filter(|f| f.severity == Severity::Error)
-        .count()
-}
-
 /// A field that must be a string when present; `Some` with its value.
-fn string<'n>(node: &'n Node, key: &str, findings: &mut Vec<Finding>) -> Option<&'n str> {
+fn string<'n>(node: &'n Node, key: &str, findings: &mut Findings) -> Option<&'n str> {
     let value = node.get(key)?;
     match value.as_str() {
         Some(s) => Some(s),
@@ -123,7 +116,7 @@ fn string<'n>(node: &'n Node, key: &str, findings: &mut Vec<Finding>) -> Option<
 fn name(
     node: &Node,
     seen: &mut HashMap<String, String>,
-    findings: &mut Vec<Finding>,
+    findings: &mut Findings,
 ) -> Option<String> {
     let Some(value) = node.get("name") else {
         findings.push(
@@ -197,7 +190,7 @@ fn name(
 }
 
 /// The description: a warning when missing or empty, an error when not a string.
-fn description(node: &Node, findings: &mut Vec<Finding>) -> Option<String> {
+fn description(node: &Node, findings: &mut Findings) -> Option<String> {
     if node.get("description").is_none() {
         let at_name = node.get("name").unwrap_or(node);
         findings.push(
@@ -220,7 +213,7 @@ fn description(node: &Node, findings: &mut Vec<Finding>) -> Option<String> {
 }
 
 /// `annotations`: an object whose hints are booleans and `title` a string.
-fn annotations(node: &Node, findings: &mut Vec<Finding>) {
+fn annotations(node: &Node, findings: &mut Findings) {
     let Some(annotations) = node.get("annotations") else {
         return;
     };
@@ -275,7 +268,7 @@ fn schema_field<'n>(
     node: &'n Node,
     key: &str,
     required: bool,
-    findings: &mut Vec<Finding>,
+    findings: &mut Findings,
 ) -> Option<&'n Node> {
     let Some(value) = node.get(key) else {
         if required {
