@@ -20,6 +20,12 @@ mod render;
 mod walk;
 
 use clap::{Parser, Subcommand};
+
+/// The allocator of the command (and of the pre-commit hook's copy of it):
+/// linting allocates many small, short-lived values, where mimalloc is
+/// faster than glibc's malloc (measured in the README's Speed section).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::process::ExitCode;
 
 /// Make LLM tool manifests safe to ship.
